@@ -1,0 +1,391 @@
+//! Stage 4: the command line. Exit codes: 0 ok, 1 invalid game file, 2 bad usage or
+//! illegal move.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use regula::diag::{self, Diagnostic, Severity};
+use regula::engine::{Engine, Position};
+use std::io::Write;
+
+#[derive(Parser)]
+#[command(
+    name = "regula",
+    version,
+    about = "Describe board games as text; list, count and play their moves."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check game files and report every problem found.
+    #[command(
+        after_help = "Example:\n  regula check games/*.game\n  regula check --format json games/tablut.game"
+    )]
+    Check {
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Treat warnings as errors (exit 1).
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// List the legal moves, one per line in byte order, or the result of a finished game.
+    #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
+    Moves {
+        game: String,
+        /// Moves to play from the start, separated by spaces.
+        #[arg(long, default_value = "")]
+        after: String,
+    },
+    /// Count the move sequences of a given length (perft).
+    #[command(
+        after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
+    )]
+    Perft {
+        game: String,
+        depth: u32,
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Print the count below each root move, then the total.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Play uniformly random games and report outcomes and speed.
+    #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
+    Playout {
+        game: String,
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop a game after this many plies (it then counts as unfinished).
+        #[arg(long, default_value_t = 100_000)]
+        max_plies: u64,
+    },
+    /// Print the board, the player to move (or the result), hands and scores.
+    #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
+    Show {
+        game: String,
+        #[arg(long, default_value = "")]
+        after: String,
+    },
+    /// Print the checked intermediate representation as RON.
+    #[command(after_help = "Example:\n  regula ir games/tablut.game")]
+    Ir { game: String },
+    /// Measure random-playout speed of games against a fixed calibration loop run alongside.
+    #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
+    Bench {
+        #[arg(required = true)]
+        games: Vec<String>,
+        /// Time to spend on each game.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+    /// Explain a diagnostic code, with a wrong and a corrected example.
+    #[command(after_help = "Example:\n  regula explain E0102")]
+    Explain { code: String },
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Check {
+            files,
+            format,
+            deny_warnings,
+        } => check(&files, format, deny_warnings),
+        Command::Moves { game, after } => with_position(&game, &after, |engine, pos| {
+            let mut buf = Vec::new();
+            let mut out = String::new();
+            match engine.status(pos, &mut buf) {
+                Some(o) => out = format!("result: {}\n", engine.outcome_text(o)),
+                None => {
+                    let mut names: Vec<String> = buf.iter().map(|m| engine.notation(m)).collect();
+                    names.sort();
+                    for n in names {
+                        out.push_str(&n);
+                        out.push('\n');
+                    }
+                }
+            }
+            print(&out)
+        }),
+        Command::Perft {
+            game,
+            depth,
+            after,
+            divide,
+        } => with_position(&game, &after, |engine, pos| {
+            let t0 = std::time::Instant::now();
+            let mut out = String::new();
+            let total = if divide {
+                let rows = engine.divide(pos, depth);
+                for (m, n) in &rows {
+                    out.push_str(&format!("{m} {n}\n"));
+                }
+                if rows.is_empty() {
+                    engine.perft(pos, depth)
+                } else {
+                    rows.iter().map(|r| r.1).sum()
+                }
+            } else {
+                engine.perft(pos, depth)
+            };
+            out.push_str(&format!("{total}\n"));
+            let secs = t0.elapsed().as_secs_f64();
+            eprintln!(
+                "{:.3} s, {:.0} nodes/s",
+                secs,
+                total as f64 / secs.max(1e-9)
+            );
+            print(&out)
+        }),
+        Command::Playout {
+            game,
+            count,
+            seed,
+            max_plies,
+        } => with_engine(&game, |engine| {
+            let s = engine.playouts(count, seed, max_plies);
+            let pct = |n: u64| 100.0 * n as f64 / s.count.max(1) as f64;
+            let mut out = format!("playouts: {}\n", s.count);
+            for p in 0..2u8 {
+                out.push_str(&format!(
+                    "{}: {:.1}%\n",
+                    engine.player_name(p),
+                    pct(s.wins[p as usize])
+                ));
+            }
+            out.push_str(&format!("draw: {:.1}%\n", pct(s.draws)));
+            if s.unfinished > 0 {
+                out.push_str(&format!(
+                    "unfinished (over {max_plies} plies): {:.1}%\n",
+                    pct(s.unfinished)
+                ));
+            }
+            out.push_str(&format!(
+                "mean plies: {:.1}\n",
+                s.plies as f64 / s.count.max(1) as f64
+            ));
+            out.push_str(&format!(
+                "playouts/s: {:.0}\n",
+                s.count as f64 / s.seconds.max(1e-9)
+            ));
+            out.push_str(&format!(
+                "plies/s: {:.0}\n",
+                s.plies as f64 / s.seconds.max(1e-9)
+            ));
+            print(&out)
+        }),
+        Command::Show { game, after } => {
+            with_position(&game, &after, |engine, pos| print(&engine.render(pos)))
+        }
+        Command::Ir { game } => match read(&game) {
+            Err(code) => code,
+            Ok(source) => match regula::compile(&source) {
+                Ok((program, _)) => {
+                    let pretty = ron::ser::PrettyConfig::default();
+                    match ron::ser::to_string_pretty(&program, pretty) {
+                        Ok(s) => print(&format!("{s}\n")),
+                        Err(e) => {
+                            eprintln!("error: cannot print the IR: {e}");
+                            1
+                        }
+                    }
+                }
+                Err(diags) => report(&game, &source, &diags, Format::Human),
+            },
+        },
+        Command::Bench { games, seconds } => bench(&games, seconds),
+        Command::Explain { code } => match regula::check::explain(&code) {
+            Some(text) => print(text),
+            None => {
+                eprintln!("error: unknown code `{code}`; the codes are listed in docs/ERRORS.md");
+                2
+            }
+        },
+    }
+}
+
+fn print(s: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+    0
+}
+
+/// Reads a game file, reporting unreadable input with exit code 1.
+fn read(path: &str) -> Result<String, i32> {
+    let meta = std::fs::metadata(path);
+    if let Ok(m) = &meta {
+        if m.is_dir() {
+            eprintln!("error[E0004]: `{path}` is a directory, not a game file");
+            return Err(1);
+        }
+        if m.len() > regula::syntax::MAX_SOURCE_BYTES as u64 {
+            eprintln!(
+                "error[E0002]: `{path}` is too large ({} bytes); game files are limited to {} bytes",
+                m.len(),
+                regula::syntax::MAX_SOURCE_BYTES
+            );
+            return Err(1);
+        }
+    }
+    match std::fs::read(path) {
+        Err(e) => {
+            eprintln!("error[E0004]: cannot read `{path}`: {}", io_reason(&e));
+            Err(1)
+        }
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let source = String::from_utf8_lossy(&e.into_bytes()[..at]).into_owned();
+                let (line, col) = diag::line_col(&source, at);
+                eprintln!(
+                    "error[E0005]: `{path}` is not valid UTF-8\n  --> {path}:{line}:{col}\n   = hint: save the file as UTF-8"
+                );
+                Err(1)
+            }
+        },
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let text = match format {
+            Format::Human => diag::render(d, path, source),
+            Format::Json => diag::to_json(d, path, source) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        1
+    } else {
+        0
+    }
+}
+
+fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
+    let mut status = 0;
+    for path in files {
+        let source = match read(path) {
+            Ok(s) => s,
+            Err(code) => {
+                status = status.max(code);
+                continue;
+            }
+        };
+        let diags = match regula::compile(&source) {
+            Ok((_, warnings)) => warnings,
+            Err(diags) => diags,
+        };
+        let failed = diags
+            .iter()
+            .any(|d| d.severity == Severity::Error || deny_warnings);
+        report(path, &source, &diags, format);
+        if failed {
+            status = 1;
+        }
+    }
+    if status == 0 && matches!(format, Format::Human) {
+        eprintln!("ok: {} file(s) checked", files.len());
+    }
+    status
+}
+
+fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
+    let source = match read(path) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match regula::load_str(&source) {
+        Ok(engine) => f(&engine),
+        Err(diags) => report(path, &source, &diags, Format::Human).max(1),
+    }
+}
+
+fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
+    with_engine(path, |engine| {
+        let mut pos = engine.start();
+        let moves: Vec<&str> = after.split_whitespace().collect();
+        if let Err((_, msg)) = engine.replay(&mut pos, &moves) {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+        f(engine, &mut pos)
+    })
+}
+
+fn bench(games: &[String], seconds: f64) -> i32 {
+    // The calibration loop is a fixed amount of integer work: its speed varies with the
+    // machine and its load like the engine's, so the ratio is comparable across runs.
+    let calib = || {
+        let t0 = std::time::Instant::now();
+        let mut s = 1u64;
+        let mut acc = 0u64;
+        for _ in 0..20_000_000 {
+            acc = acc.wrapping_add(regula::engine::search::splitmix(&mut s) >> 60);
+        }
+        std::hint::black_box(acc);
+        20_000_000.0 / t0.elapsed().as_secs_f64()
+    };
+    let mut out = String::from(
+        "game                 plies/s   playouts/s   mean plies   ratio to calibration\n",
+    );
+    for path in games {
+        let code = with_engine(path, |engine| {
+            let base = calib();
+            let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
+            while secs < seconds {
+                let s = engine.playouts(10, seed, 100_000);
+                seed += 1;
+                count += s.count;
+                plies += s.plies;
+                secs += s.seconds;
+            }
+            let base = (base + calib()) / 2.0;
+            let pps = plies as f64 / secs;
+            let o = engine.game().name.clone();
+            out.push_str(&format!(
+                "{:<18} {:>10.0} {:>12.1} {:>12.1} {:>15.5}\n",
+                o,
+                pps,
+                count as f64 / secs,
+                plies as f64 / count as f64,
+                pps / base
+            ));
+            0
+        });
+        if code != 0 {
+            return code;
+        }
+    }
+    out.push_str("(ratio = plies per second / calibration iterations per second, both measured in this run)\n");
+    print(&out)
+}

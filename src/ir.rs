@@ -1,0 +1,311 @@
+//! The intermediate representation: a checked game with every name resolved to an index.
+//! Plain serde data (printable as RON with `regula ir`); the engine compiles it once.
+
+use serde::{Deserialize, Serialize};
+
+/// Cell index: `file + rank * files`, a1 = 0.
+pub type Cell = u16;
+/// Index of a local variable (loop direction or `let` cell) within one rule.
+pub type Slot = u8;
+
+/// Most local variables one move rule may bind (each generated move carries them).
+pub const MAX_SLOTS: usize = 6;
+pub const MAX_CELLS: usize = 256;
+pub const MAX_PIECES: usize = 32;
+pub const MAX_FLAGS: usize = 4;
+pub const MAX_COUNTERS: usize = 8;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Game {
+    pub name: String,
+    pub meta: Vec<(String, String)>,
+    pub players: Vec<Player>,
+    pub files: u8,
+    pub ranks: u8,
+    pub regions: Vec<Region>,
+    pub flags: Vec<Flag>,
+    pub pieces: Vec<Piece>,
+    pub setup: Vec<Placement>,
+    /// Pieces each player holds off the board at the start: (player, piece, count).
+    pub hand: Vec<(u8, u8, u16)>,
+    pub counters: Vec<Counter>,
+    pub leaps: Vec<Vec<(i8, i8)>>,
+    /// Move rules per piece type (same index as `pieces`).
+    pub moves: Vec<Vec<Stmt>>,
+    /// Attack rules per piece type; `None` means its move rules double as attacks.
+    pub attacks: Vec<Option<Vec<Stmt>>>,
+    pub after: Vec<After>,
+    pub legal: Option<Cond>,
+    pub forced_pass: bool,
+    pub score: Option<IntExpr>,
+    pub end: Vec<EndRule>,
+    /// Whether any rule reads `repetitions` (positions are then hashed after each move).
+    pub tracks_repetition: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Player {
+    pub name: String,
+    /// Absolute direction (0 = north, clockwise in steps of 45°) that `forward` means.
+    pub forward: Option<u8>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Region {
+    pub name: String,
+    /// One cell list for every player (identical when the region is shared).
+    pub cells: Vec<Vec<Cell>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Flag {
+    pub name: String,
+    pub initial: Vec<Cell>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Piece {
+    pub name: String,
+    pub letter: char,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Placement {
+    pub player: u8,
+    pub piece: u8,
+    pub cell: Cell,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Counter {
+    pub name: String,
+    pub initial: i32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct After {
+    /// Bit set of piece types whose moves trigger these effects.
+    pub pieces: u32,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EndRule {
+    pub cond: Cond,
+    pub outcome: Outcome,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Outcome {
+    Draw,
+    HigherScoreWins,
+    Wins(PlayerRef),
+    Loses(PlayerRef),
+}
+
+/// A direction as written: fixed, relative to the perspective player's forward, or a variable.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum DirRef {
+    Abs(u8),
+    Rel(u8),
+    Var(Slot),
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum PlayerRef {
+    /// The player whose point of view applies: the mover in move rules, effects and
+    /// `legal`; the player to move in end rules and `score`.
+    Me,
+    Opponent,
+    /// The player who made the last move.
+    Previous,
+    Named(u8),
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Owner {
+    Any,
+    Friend,
+    Enemy,
+    Player(u8),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Test {
+    Any,
+    Empty,
+    Occupied,
+    Piece { owner: Owner, pieces: u32 },
+    Flag(u8),
+    Region(u8),
+    Attacked,
+    Not(Box<Test>),
+    And(Vec<Test>),
+    Or(Vec<Test>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum CellExpr {
+    From,
+    To,
+    LastFrom,
+    LastTo,
+    Const(Cell),
+    Slot(Slot),
+    /// `count` steps in a direction; off the board yields no cell.
+    Step(Box<CellExpr>, DirRef, u8),
+    /// First cell passing `test` beyond `start` in `dir`.
+    First {
+        test: Box<Test>,
+        start: Box<CellExpr>,
+        dir: DirRef,
+    },
+    /// First cell on the board (a1, b1, …) passing `test`.
+    Find(Box<Test>),
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Cond {
+    True,
+    False,
+    Is(CellExpr, Test),
+    CellEq(CellExpr, CellExpr),
+    Not(Box<Cond>),
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
+    Cmp(IntExpr, CmpOp, IntExpr),
+    PlayerEq(PlayerRef, PlayerRef),
+    Exists {
+        slot: Slot,
+        dirs: Vec<DirRef>,
+        body: Box<Cond>,
+    },
+    Forall {
+        slot: Slot,
+        dirs: Vec<DirRef>,
+        body: Box<Cond>,
+    },
+    /// The player to move has no legal move (a pass excluded).
+    NoMoves,
+    /// Evaluate with a different player's point of view.
+    As(PlayerRef, Box<Cond>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum IntExpr {
+    Const(i64),
+    Counter(u8),
+    MovesMade,
+    Passes,
+    Turns,
+    Ply,
+    Repetitions,
+    InHand,
+    CountAttacks(Test),
+    CountCells(Test),
+    Score,
+    Add(Box<IntExpr>, Box<IntExpr>),
+    Sub(Box<IntExpr>, Box<IntExpr>),
+    Mul(Box<IntExpr>, Box<IntExpr>),
+    Of(PlayerRef, Box<IntExpr>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Stmt {
+    For {
+        slot: Slot,
+        dirs: Vec<DirRef>,
+        body: Vec<Stmt>,
+    },
+    Let {
+        slot: Slot,
+        value: CellExpr,
+    },
+    If {
+        cond: Cond,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    Step {
+        dirs: Vec<DirRef>,
+        to: Test,
+        then: Option<u16>,
+    },
+    Slide {
+        dirs: Vec<DirRef>,
+        max: u8,
+        to: Test,
+        then: Option<u16>,
+    },
+    Leap {
+        leap: u16,
+        to: Test,
+        then: Option<u16>,
+    },
+    MoveTo {
+        target: CellExpr,
+        cond: Cond,
+        then: Option<u16>,
+    },
+    Place {
+        on: Test,
+        then: Option<u16>,
+    },
+}
+
+/// Effect lists referenced by index from the move statements that produce them.
+pub type EffectBlocks = Vec<Vec<Effect>>;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Effect {
+    If {
+        cond: Cond,
+        then: Vec<Effect>,
+        otherwise: Vec<Effect>,
+    },
+    For {
+        slot: Slot,
+        dirs: Vec<DirRef>,
+        body: Vec<Effect>,
+    },
+    Let {
+        slot: Slot,
+        value: CellExpr,
+    },
+    Remove(CellExpr),
+    SetFlag {
+        flag: u8,
+        at: CellExpr,
+        value: bool,
+    },
+    Counter {
+        counter: u8,
+        op: CounterOp,
+        value: IntExpr,
+    },
+    Again,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum CounterOp {
+    Add,
+    Sub,
+    Assign,
+}
+
+/// A checked game plus the effect blocks its move statements point into.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Program {
+    pub game: Game,
+    pub effects: EffectBlocks,
+}

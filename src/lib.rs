@@ -1,0 +1,50 @@
+//! Regula: a description language for board games, and an interpreter that runs it.
+//!
+//! A game file goes through three stages, each with one job and a typed boundary:
+//! [`syntax`] parses text into a tree, [`check`] resolves and types it into the [`ir`],
+//! and [`engine`] compiles the IR into tables and plays it.
+//!
+//! ```
+//! let source = r#"
+//!     game "Duel" { }
+//!     players { white black }
+//!     board 3 x 3
+//!     piece Rook letter R
+//!     setup { white Rook a1  black Rook c3 }
+//!     moves Rook { slide orthogonal to empty or enemy }
+//!     end { when no moves: next loses }
+//! "#;
+//! let engine = regula::load_str(source).expect("a valid game");
+//! let pos = engine.start();
+//! let mut moves = Vec::new();
+//! assert!(engine.status(&pos, &mut moves).is_none());
+//! let mut names: Vec<String> = moves.iter().map(|m| engine.notation(m)).collect();
+//! names.sort();
+//! assert_eq!(names, ["a1-a2", "a1-a3", "a1-b1", "a1-c1"]);
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod check;
+pub mod diag;
+pub mod engine;
+pub mod ir;
+pub mod syntax;
+
+use diag::Diagnostic;
+use engine::Engine;
+
+/// Parses and checks a game's source text. On failure, returns every diagnostic;
+/// on success, the program and its warnings.
+pub fn compile(source: &str) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let file = syntax::parse(source)?;
+    let (program, diags) = check::check(&file);
+    match program {
+        Some(p) => Ok((p, diags)),
+        None => Err(diags),
+    }
+}
+
+/// Parses, checks and compiles a game's source text into a ready engine.
+pub fn load_str(source: &str) -> Result<Engine, Vec<Diagnostic>> {
+    compile(source).map(|(p, _)| Engine::new(p))
+}

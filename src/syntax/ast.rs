@@ -1,0 +1,299 @@
+//! The syntax tree of a game file: a plain value, with a byte span on everything a
+//! diagnostic may point at. Names are not resolved here.
+
+/// Byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// An identifier (or square, or letter) as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Game {
+        title: String,
+        meta: Vec<(Name, String)>,
+        span: Span,
+    },
+    Players(Vec<PlayerDecl>, Span),
+    Board {
+        files: i64,
+        ranks: i64,
+        span: Span,
+    },
+    Region {
+        name: Name,
+        def: RegionDef,
+    },
+    Flag {
+        name: Name,
+        initial: RegionExpr,
+    },
+    Piece {
+        name: Name,
+        letter: Name,
+    },
+    Group {
+        name: Name,
+        members: Vec<Name>,
+    },
+    Setup(Vec<SetupEntry>),
+    Hand(Vec<HandEntry>),
+    Counter {
+        name: Name,
+        initial: i64,
+    },
+    Define {
+        name: Name,
+        params: Vec<Name>,
+        body: Expr,
+    },
+    Moves {
+        pieces: Vec<Name>,
+        body: Vec<Stmt>,
+    },
+    Attacks {
+        pieces: Vec<Name>,
+        body: Vec<Stmt>,
+    },
+    After {
+        pieces: Option<Vec<Name>>,
+        effects: Vec<Effect>,
+        span: Span,
+    },
+    Legal(Expr),
+    Pass(Span),
+    Score(Expr),
+    End(Vec<EndRule>),
+}
+
+#[derive(Clone, Debug)]
+pub struct PlayerDecl {
+    pub name: Name,
+    pub forward: Option<Name>,
+}
+
+#[derive(Clone, Debug)]
+pub enum RegionDef {
+    Shared(RegionExpr),
+    PerPlayer(Vec<(Name, RegionExpr)>),
+}
+
+#[derive(Clone, Debug)]
+pub enum RegionExpr {
+    Squares(Vec<Name>),
+    Rank(i64, Span),
+    File(Name),
+    Named(Name),
+    Binary(RegionOp, Box<RegionExpr>, Box<RegionExpr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionOp {
+    Union,
+    Intersection,
+    Minus,
+}
+
+#[derive(Clone, Debug)]
+pub struct SetupEntry {
+    pub player: Name,
+    pub piece: Name,
+    pub cells: RegionExpr,
+}
+
+#[derive(Clone, Debug)]
+pub struct HandEntry {
+    pub player: Name,
+    pub counts: Vec<(Name, i64, Span)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EndRule {
+    pub cond: Expr,
+    pub outcome: Outcome,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Draw,
+    HigherScoreWins,
+    Wins(Name),
+    Loses(Name),
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    For {
+        var: Name,
+        dirs: Vec<Name>,
+        body: Vec<Stmt>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    Let {
+        var: Name,
+        value: Expr,
+    },
+    Step {
+        dirs: Vec<Name>,
+        to: Option<Test>,
+        then: Vec<Effect>,
+        span: Span,
+    },
+    Slide {
+        dirs: Vec<Name>,
+        max: Option<(i64, Span)>,
+        to: Option<Test>,
+        then: Vec<Effect>,
+        span: Span,
+    },
+    Leap {
+        a: i64,
+        b: i64,
+        to: Option<Test>,
+        then: Vec<Effect>,
+        span: Span,
+    },
+    MoveTo {
+        target: Expr,
+        cond: Option<Expr>,
+        then: Vec<Effect>,
+        span: Span,
+    },
+    Place {
+        on: Option<Test>,
+        then: Vec<Effect>,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum Effect {
+    If {
+        cond: Expr,
+        then: Vec<Effect>,
+        otherwise: Vec<Effect>,
+    },
+    For {
+        var: Name,
+        dirs: Vec<Name>,
+        body: Vec<Effect>,
+    },
+    Let {
+        var: Name,
+        value: Expr,
+    },
+    Remove(Expr),
+    Clear {
+        flag: Name,
+        at: Expr,
+    },
+    Set {
+        flag: Name,
+        at: Expr,
+    },
+    Again(Span),
+    Counter {
+        name: Name,
+        op: CounterOp,
+        value: Expr,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterOp {
+    Add,
+    Sub,
+    Assign,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Add,
+    Sub,
+    Mul,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountWhat {
+    Attacks,
+    Cells,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Name(String),
+    From,
+    To,
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Is(Box<Expr>, Test),
+    In(Box<Expr>, Name),
+    Quant {
+        all: bool,
+        var: Name,
+        dirs: Vec<Name>,
+        body: Box<Expr>,
+    },
+    First {
+        test: Test,
+        start: Box<Expr>,
+        dir: Name,
+    },
+    Find(Test),
+    Count {
+        what: CountWhat,
+        test: Option<Test>,
+    },
+    NoMoves,
+    Call(Name, Vec<Expr>),
+}
+
+/// A condition on one implicit cell.
+#[derive(Clone, Debug)]
+pub struct Test {
+    pub kind: TestKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TestKind {
+    /// One or two words: `empty`, `King`, `enemy soldier`, `White King`.
+    Words(Name, Option<Name>),
+    In(Name),
+    Not(Box<Test>),
+    And(Vec<Test>),
+    Or(Vec<Test>),
+}
