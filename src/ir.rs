@@ -199,6 +199,12 @@ pub enum Cond {
     NoMoves,
     /// Evaluate with a different player's point of view.
     As(PlayerRef, Box<Cond>),
+    /// Compute a cell once, bind it to a slot, then evaluate the body.
+    Let {
+        slot: Slot,
+        value: CellExpr,
+        body: Box<Cond>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -119,6 +119,7 @@ impl<'a> Checker<'a> {
             ));
         }
         self.scope.next_slot = s.saturating_add(1);
+        self.scope.high = self.scope.high.max(self.scope.next_slot);
         s.min(ir::MAX_SLOTS as u8 - 1)
     }
 
@@ -495,15 +496,28 @@ impl<'a> Checker<'a> {
                 body,
             } => {
                 let dirs = self.dirs(dirs);
-                self.scoped(|c| {
+                let (hoisted, quant) = self.scoped(|c| {
                     let slot = c.bind_dir(var);
-                    let body = Box::new(c.cond(body)?);
-                    Some(Value::Bool(if *all {
+                    let mut body = c.cond(body)?;
+                    // A `find` does not depend on the loop: compute it once, before the loop.
+                    let hoisted = c.hoist_finds(&mut body);
+                    let body = Box::new(body);
+                    let quant = if *all {
                         Cond::Forall { slot, dirs, body }
                     } else {
                         Cond::Exists { slot, dirs, body }
-                    }))
-                })?
+                    };
+                    Some((hoisted, quant))
+                })?;
+                let mut cond = quant;
+                for (slot, value) in hoisted.into_iter().rev() {
+                    cond = Cond::Let {
+                        slot,
+                        value,
+                        body: Box::new(cond),
+                    };
+                }
+                Value::Bool(cond)
             }
             ExprKind::First { test, start, dir } => {
                 let t = self.test(test);
@@ -651,6 +665,31 @@ impl<'a> Checker<'a> {
             }
             _ => bad(self),
         }
+    }
+
+    /// Replaces every `find` in `c` by a fresh slot; returns the slots and what they hold.
+    fn hoist_finds(&mut self, c: &mut Cond) -> Vec<(ir::Slot, CellExpr)> {
+        let mut found: Vec<(ir::Slot, CellExpr)> = Vec::new();
+        let mut visit = |e: &mut CellExpr, this: &mut Self| {
+            if let CellExpr::Find(_) = e {
+                let slot = match found.iter().find(|(_, v)| v == e) {
+                    Some((s, _)) => *s,
+                    None => {
+                        // Above every slot the body used, so nothing inside can overwrite it.
+                        let s = this.scope.high;
+                        this.scope.high += 1;
+                        if s as usize >= ir::MAX_SLOTS {
+                            this.error("E0140", Span::default(), "too many variables in one rule");
+                        }
+                        found.push((s, e.clone()));
+                        s
+                    }
+                };
+                *e = CellExpr::Slot(slot);
+            }
+        };
+        walk_cells(c, &mut |e| visit(e, self));
+        found
     }
 
     fn region(&mut self, n: &Name) -> Option<u8> {
@@ -1006,6 +1045,34 @@ impl<'a> Checker<'a> {
                 }
             }
         })
+    }
+}
+
+/// Calls `f` on every outermost cell expression of a condition (not inside nested quantifiers'
+/// own hoisting, which already happened).
+fn walk_cells(c: &mut Cond, f: &mut dyn FnMut(&mut CellExpr)) {
+    fn cell(e: &mut CellExpr, f: &mut dyn FnMut(&mut CellExpr)) {
+        match e {
+            CellExpr::Step(base, _, _) => cell(base, f),
+            CellExpr::First { start, .. } => cell(start, f),
+            _ => {}
+        }
+        f(e);
+    }
+    match c {
+        Cond::Is(e, _) => cell(e, f),
+        Cond::CellEq(a, b) => {
+            cell(a, f);
+            cell(b, f);
+        }
+        Cond::Not(x) | Cond::As(_, x) => walk_cells(x, f),
+        Cond::And(v) | Cond::Or(v) => v.iter_mut().for_each(|x| walk_cells(x, f)),
+        Cond::Exists { body, .. } | Cond::Forall { body, .. } => walk_cells(body, f),
+        Cond::Let { value, body, .. } => {
+            cell(value, f);
+            walk_cells(body, f);
+        }
+        Cond::True | Cond::False | Cond::Cmp(..) | Cond::PlayerEq(..) | Cond::NoMoves => {}
     }
 }
 

@@ -63,6 +63,8 @@ enum Place {
 struct Scope {
     vars: Vec<(String, Value)>,
     next_slot: u8,
+    /// Highest slot count reached in this rule; hoisted values are bound above it.
+    high: u8,
 }
 
 #[derive(Default)]
