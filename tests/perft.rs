@@ -1,0 +1,70 @@
+//! Runs every perft data file in tests/perft against the game of the same name.
+//! Counts above a node limit are skipped so that CI stays fast; set REGULA_PERFT_ALL=1
+//! to run them all.
+
+mod common;
+
+fn limit() -> u64 {
+    if std::env::var_os("REGULA_PERFT_ALL").is_some() {
+        u64::MAX
+    } else if cfg!(debug_assertions) {
+        300_000
+    } else {
+        25_000_000
+    }
+}
+
+fn run(name: &str) {
+    let path = format!("{}/tests/perft/{name}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("perft data file");
+    let engine = common::game(name);
+    let mut pos = None;
+    let (mut checked, mut skipped) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line == "start" {
+            pos = Some(engine.start());
+        } else if let Some(moves) = line.strip_prefix("after ") {
+            pos = Some(common::after(&engine, moves));
+        } else {
+            let mut parts = line.split_whitespace();
+            let depth: u32 = parts.next().and_then(|d| d.parse().ok()).expect("depth");
+            let want: u64 = parts.next().and_then(|d| d.parse().ok()).expect("count");
+            if want > limit() {
+                skipped += 1;
+                continue;
+            }
+            let p = pos
+                .as_mut()
+                .unwrap_or_else(|| panic!("{path}:{}: count before a position", n + 1));
+            let got = engine.perft(p, depth);
+            assert_eq!(got, want, "{path}:{}: perft({depth})", n + 1);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "{path}: nothing checked");
+    eprintln!("{name}: {checked} counts checked, {skipped} above the node limit skipped");
+}
+
+#[test]
+fn tablut() {
+    run("tablut");
+}
+
+#[test]
+fn shakti() {
+    run("shakti");
+}
+
+#[test]
+fn shaversi() {
+    run("shaversi");
+}
+
+#[test]
+fn shakhmaty() {
+    run("shakhmaty");
+}
