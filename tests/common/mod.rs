@@ -82,3 +82,21 @@ pub fn play(engine: &Engine, pos: &mut Position, mv: &str) {
 pub fn has(engine: &Engine, pos: &Position, mv: &str) -> bool {
     moves(engine, pos).iter().any(|m| m == mv)
 }
+
+/// What stands on a square, as its display letter (upper case for the first player),
+/// or None when the square is empty.
+pub fn at(engine: &Engine, pos: &Position, square: &str) -> Option<char> {
+    let files = engine.game().files as usize;
+    let b = square.as_bytes();
+    let cell = (b[0] - b'a') as usize + (square[1..].parse::<usize>().unwrap() - 1) * files;
+    let k = pos.state.board[cell];
+    if k == 0 {
+        return None;
+    }
+    let letter = engine.game().pieces[((k - 1) & 31) as usize].letter;
+    Some(if (k - 1) >> 5 == 0 {
+        letter
+    } else {
+        letter.to_ascii_lowercase()
+    })
+}
