@@ -213,7 +213,7 @@ pub fn main() -> i32 {
         },
         Command::Bench { games, seconds } => bench(&games, seconds),
         Command::Explain { code } => match regula::check::explain(&code) {
-            Some(text) => print(text),
+            Some(text) => print(&text),
             None => {
                 eprintln!("error: unknown code `{code}`; the codes are listed in docs/ERRORS.md");
                 2

@@ -144,7 +144,7 @@ fn checkmate_wins() {
     let mate = line
         .lines()
         .filter_map(|l| l.strip_prefix("after "))
-        .last()
+        .next_back()
         .unwrap();
     let pos = after(&g, mate);
     assert_eq!(outcome(&g, &pos), Some(Outcome::Win(1)));

@@ -26,7 +26,11 @@ fn snapshot_game(name: &str) {
     let g = game(name);
     for (i, (label, line)) in positions(name).iter().enumerate() {
         let pos = after(&g, line);
-        let text = format!("{label}\nafter: {line}\n\n{}\nmoves:\n{}\n", g.render(&pos), moves(&g, &pos).join("\n"));
+        let text = format!(
+            "{label}\nafter: {line}\n\n{}\nmoves:\n{}\n",
+            g.render(&pos),
+            moves(&g, &pos).join("\n")
+        );
         insta::assert_snapshot!(format!("{name}_{i}"), text);
     }
 }
@@ -65,5 +69,8 @@ fn a_full_seeded_shaversi_game() {
         g.play(&mut pos, &m);
     }
     assert_eq!(line.len(), 16);
-    insta::assert_snapshot!("shaversi_seeded_game", format!("{}\n\n{}", line.join(" "), g.render(&pos)));
+    insta::assert_snapshot!(
+        "shaversi_seeded_game",
+        format!("{}\n\n{}", line.join(" "), g.render(&pos))
+    );
 }

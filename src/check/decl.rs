@@ -138,7 +138,10 @@ impl<'a> Checker<'a> {
                         self.error(
                             "E0114",
                             *span,
-                            format!("{} players are declared", self.players.len()),
+                            match self.players.len() {
+                                1 => "only 1 player is declared".to_string(),
+                                n => format!("{n} players are declared"),
+                            },
                         )
                         .hint = Some(
                             "Regula plays two-player games: declare exactly two players".into(),
@@ -199,60 +202,52 @@ impl<'a> Checker<'a> {
                     });
                     self.piece_spans.push(name.span);
                 }
-                Item::Flag { name, .. } => {
-                    if self.new_name(name, &mut taken) {
-                        if self.flag_list.len() >= ir::MAX_FLAGS {
-                            self.error(
-                                "E0118",
-                                name.span,
-                                format!("more than {} flags", ir::MAX_FLAGS),
-                            );
-                            continue;
-                        }
-                        self.flags
-                            .insert(name.text.clone(), self.flag_list.len() as u8);
-                        self.flag_list.push(ir::Flag {
-                            name: name.text.clone(),
-                            initial: vec![],
-                        });
+                Item::Flag { name, .. } if self.new_name(name, &mut taken) => {
+                    if self.flag_list.len() >= ir::MAX_FLAGS {
+                        self.error(
+                            "E0118",
+                            name.span,
+                            format!("more than {} flags", ir::MAX_FLAGS),
+                        );
+                        continue;
                     }
+                    self.flags
+                        .insert(name.text.clone(), self.flag_list.len() as u8);
+                    self.flag_list.push(ir::Flag {
+                        name: name.text.clone(),
+                        initial: vec![],
+                    });
                 }
-                Item::Counter { name, initial } => {
-                    if self.new_name(name, &mut taken) {
-                        if self.counter_list.len() >= ir::MAX_COUNTERS {
-                            self.error(
-                                "E0118",
-                                name.span,
-                                format!("more than {} counters", ir::MAX_COUNTERS),
-                            );
-                            continue;
-                        }
-                        let init = i32::try_from(*initial).unwrap_or_else(|_| {
-                            self.error("E0119", name.span, "the initial value is out of range");
-                            0
-                        });
-                        self.counters
-                            .insert(name.text.clone(), self.counter_list.len() as u8);
-                        self.counter_list.push(ir::Counter {
-                            name: name.text.clone(),
-                            initial: init,
-                        });
+                Item::Counter { name, initial } if self.new_name(name, &mut taken) => {
+                    if self.counter_list.len() >= ir::MAX_COUNTERS {
+                        self.error(
+                            "E0118",
+                            name.span,
+                            format!("more than {} counters", ir::MAX_COUNTERS),
+                        );
+                        continue;
                     }
+                    let init = i32::try_from(*initial).unwrap_or_else(|_| {
+                        self.error("E0119", name.span, "the initial value is out of range");
+                        0
+                    });
+                    self.counters
+                        .insert(name.text.clone(), self.counter_list.len() as u8);
+                    self.counter_list.push(ir::Counter {
+                        name: name.text.clone(),
+                        initial: init,
+                    });
                 }
-                Item::Region { name, .. } => {
-                    if self.new_name(name, &mut taken) {
-                        self.regions
-                            .insert(name.text.clone(), self.region_list.len() as u8);
-                        self.region_list.push(ir::Region {
-                            name: name.text.clone(),
-                            cells: vec![],
-                        });
-                    }
+                Item::Region { name, .. } if self.new_name(name, &mut taken) => {
+                    self.regions
+                        .insert(name.text.clone(), self.region_list.len() as u8);
+                    self.region_list.push(ir::Region {
+                        name: name.text.clone(),
+                        cells: vec![],
+                    });
                 }
-                Item::Define { name, .. } => {
-                    if self.new_name(name, &mut taken) {
-                        self.defines.insert(name.text.clone(), item);
-                    }
+                Item::Define { name, .. } if self.new_name(name, &mut taken) => {
+                    self.defines.insert(name.text.clone(), item);
                 }
                 Item::Group { name, .. } => {
                     self.new_name(name, &mut taken);
@@ -439,6 +434,7 @@ impl<'a> Checker<'a> {
         let mut forced_pass = false;
         let mut score = None;
         let mut end = Vec::new();
+        let mut always_ends = false;
         let mut occupied: std::collections::HashMap<Cell, Span> = Default::default();
         self.has_score = file.items.iter().any(|i| matches!(i, Item::Score(_)));
         for item in &file.items {
@@ -554,6 +550,21 @@ impl<'a> Checker<'a> {
                         self.scope = Scope::default();
                         self.place = Some(Place::End);
                         let cond = self.cond(&r.cond);
+                        match cond.as_ref().and_then(constant) {
+                            Some(false) => {
+                                self.warn(
+                                    "W0205",
+                                    r.cond.span,
+                                    "this end rule can never fire: its condition is always false",
+                                );
+                            }
+                            _ if always_ends => {
+                                self.warn("W0205", r.span, "this end rule can never fire: an earlier rule always ends the game")
+                                    .hint = Some("move it above the rule whose condition is always true".into());
+                            }
+                            Some(true) => always_ends = true,
+                            None => {}
+                        }
                         let outcome = match &r.outcome {
                             ast::Outcome::Draw => Some(ir::Outcome::Draw),
                             ast::Outcome::HigherScoreWins => {
@@ -590,7 +601,15 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
+        // A misspelt player, piece or square in the setup has its own error already.
+        let setup_failed = self
+            .diags
+            .iter()
+            .any(|d| matches!(d.code, "E0101" | "E0102" | "E0103"));
         for (i, p) in self.players.clone().iter().enumerate() {
+            if setup_failed {
+                break;
+            }
             let has = setup.iter().any(|s| s.player as usize == i)
                 || hand.iter().any(|h| h.0 as usize == i && h.2 > 0);
             if !has {
@@ -599,7 +618,7 @@ impl<'a> Checker<'a> {
                     .hint = Some("give the player pieces in `setup` or in `hand`".into());
             }
         }
-        if end.is_empty() {
+        if !file.items.iter().any(|i| matches!(i, Item::End(_))) {
             let span = file.items.first().map_or(Span::default(), item_span);
             self.warn(
                 "W0202",
@@ -645,7 +664,19 @@ impl<'a> Checker<'a> {
         match p.text.as_str() {
             "next" => Some(ir::PlayerRef::Me),
             "previous" => Some(ir::PlayerRef::Previous),
-            _ => self.player_index(p).map(ir::PlayerRef::Named),
+            _ => {
+                if let Some(i) = self.players.iter().position(|q| q.name == p.text) {
+                    return Some(ir::PlayerRef::Named(i as u8));
+                }
+                let mut cands: Vec<String> = self.players.iter().map(|q| q.name.clone()).collect();
+                cands.extend(["next".into(), "previous".into()]);
+                self.error("E0101", p.span, format!("unknown player `{}`", p.text))
+                    .hint = Some(
+                    "a result names a player, `next` (the player to move) or `previous`".into(),
+                );
+                self.hint_similar(p, cands.iter().map(String::as_str));
+                None
+            }
         }
     }
 
@@ -687,7 +718,14 @@ impl<'a> Checker<'a> {
                 Item::Flag { name, .. } => (name, "flag"),
                 _ => continue,
             };
-            if !self.used.contains(&name.text) {
+            let declared = match item {
+                Item::Region { .. } => self.regions.contains_key(&name.text),
+                Item::Define { .. } => self.defines.contains_key(&name.text),
+                Item::Group { .. } => self.groups.contains_key(&name.text),
+                Item::Counter { .. } => self.counters.contains_key(&name.text),
+                _ => self.flags.contains_key(&name.text),
+            };
+            if declared && !self.used.contains(&name.text) {
                 self.warn(
                     "W0204",
                     name.span,
@@ -696,6 +734,27 @@ impl<'a> Checker<'a> {
                 .hint = Some("remove it, or use it in a rule".into());
             }
         }
+    }
+}
+
+/// The value of a condition that does not depend on the game, if it has one.
+fn constant(c: &ir::Cond) -> Option<bool> {
+    use ir::{CmpOp, Cond, IntExpr};
+    match c {
+        Cond::True => Some(true),
+        Cond::False => Some(false),
+        Cond::Not(c) => constant(c).map(|b| !b),
+        Cond::And(v) => v.iter().try_fold(true, |acc, c| Some(acc && constant(c)?)),
+        Cond::Or(v) => v.iter().try_fold(false, |acc, c| Some(acc || constant(c)?)),
+        Cond::Cmp(IntExpr::Const(a), op, IntExpr::Const(b)) => Some(match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }),
+        _ => None,
     }
 }
 

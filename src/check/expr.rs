@@ -54,7 +54,7 @@ impl<'a> Checker<'a> {
             } else if let Some(i) = RELATIVE.iter().position(|d| *d == t) {
                 if self.players.iter().any(|p| p.forward.is_none()) {
                     self.error(
-                        "E0106",
+                        "E0125",
                         n.span,
                         format!("`{t}` needs each player's forward direction"),
                     )
@@ -441,7 +441,7 @@ impl<'a> Checker<'a> {
 
     fn in_place(&mut self, span: Span, what: &str, allowed: &[Place], hint: &str) -> Option<()> {
         match self.place {
-            Some(p) if allowed.contains(&p) => Some(()),
+            Some(p) if p == Place::Anywhere || allowed.contains(&p) => Some(()),
             _ => {
                 self.error("E0151", span, format!("{what} is not known here"))
                     .hint = Some(hint.into());
@@ -450,7 +450,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn value(&mut self, e: &Expr) -> Option<Value> {
+    pub(super) fn value(&mut self, e: &Expr) -> Option<Value> {
         Some(match &e.kind {
             ExprKind::Int(i) => Value::Int(IntExpr::Const(*i)),
             ExprKind::From => {
@@ -789,7 +789,7 @@ impl<'a> Checker<'a> {
                 Value::Player(PlayerRef::Me)
             }
             "next" => {
-                if self.place != Some(Place::End) {
+                if !matches!(self.place, Some(Place::End | Place::Anywhere)) {
                     self.error("E0151", n.span, "`next` is only known in end rules")
                         .hint = Some("in move rules and effects the player is `mover`".into());
                     return None;

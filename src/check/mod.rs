@@ -57,6 +57,8 @@ enum Place {
     Effect,
     /// End rules and the score: the point of view is the player to move.
     End,
+    /// A definition nothing uses: checked for mistakes, allowing every built-in.
+    Anywhere,
 }
 
 #[derive(Default)]
@@ -165,7 +167,7 @@ impl<'a> Checker<'a> {
 
     fn looks_like_square(text: &str) -> bool {
         let letters = text.chars().take_while(|c| c.is_ascii_lowercase()).count();
-        letters >= 1 && letters < text.len() && text[letters..].chars().all(|c| c.is_ascii_digit())
+        letters == 1 && letters < text.len() && text[letters..].chars().all(|c| c.is_ascii_digit())
     }
 
     fn square_or_error(&mut self, n: &Name) -> Option<ir::Cell> {
@@ -187,16 +189,35 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Definitions are checked where they are used; one that is never used is checked
+    /// once on its own, so that its mistakes are still reported.
+    fn check_unused_definitions(&mut self, file: &'a ast::File) {
+        for item in &file.items {
+            if let ast::Item::Define { name, params, body } = item
+                && params.is_empty()
+                && !self.used.contains(&name.text)
+            {
+                self.scope = Scope::default();
+                self.place = Some(Place::Anywhere);
+                self.expanding.push(name.text.clone());
+                let _ = self.value(body);
+                self.expanding.pop();
+                self.used.remove(&name.text);
+            }
+        }
+    }
+
     fn run(&mut self, file: &'a ast::File) -> Option<ir::Game> {
         self.declare(file);
         if self.files == 0 {
             return None;
         }
         let game = self.lower_rules(file);
+        self.check_unused_definitions(file);
         self.warn_unused(file);
         game
     }
 }
 
 mod codes;
-pub use codes::{CODES, explain};
+pub use codes::{CODES, explain, markdown};

@@ -40,6 +40,12 @@ pub fn parse(source: &str) -> Result<File, Vec<Diagnostic>> {
     let mut pairs =
         Grammar::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, e)])?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    if let Some(span) = deepest_beyond(file.clone(), MAX_TREE_DEPTH) {
+        return Err(vec![
+            Diagnostic::error("E0003", span, "this expression is nested too deeply")
+                .with_hint("split it into named definitions (`define name = ...`)"),
+        ]);
+    }
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() != Rule::EOI {
@@ -47,6 +53,46 @@ pub fn parse(source: &str) -> Result<File, Vec<Diagnostic>> {
         }
     }
     Ok(File { items })
+}
+
+/// Deepest syntax tree accepted (a nesting level of an expression is several tree levels).
+/// Later stages recurse over the tree, so its depth is bounded before they run.
+const MAX_TREE_DEPTH: usize = 600;
+
+/// The span of the first node deeper than `limit`, found without recursion.
+fn deepest_beyond(root: Pair<Rule>, limit: usize) -> Option<Span> {
+    let mut stack = vec![(root, 0usize)];
+    while let Some((p, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(span(&p));
+        }
+        stack.extend(p.into_inner().map(|c| (c, depth + 1)));
+    }
+    None
+}
+
+/// Opening braces not yet closed before `pos` (outside strings and comments).
+fn open_braces(source: &str, pos: usize) -> Vec<usize> {
+    let mut open = Vec::new();
+    let bytes = source.as_bytes();
+    let (mut i, mut in_string) = (0, false);
+    while i < pos.min(bytes.len()) {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'{' if !in_string => open.push(i),
+            b'}' if !in_string => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open
 }
 
 fn too_deep(source: &str) -> Option<Span> {
@@ -152,10 +198,18 @@ fn syntax_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         InputLocation::Span((s, _)) => s,
     };
     let found = found_at(source, pos);
+    let top_level = open_braces(source, pos).is_empty();
     let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(describe).collect()
-        }
+        ErrorVariant::ParsingError { positives, .. } => positives
+            .iter()
+            .filter_map(|r| {
+                if top_level && is_section(r) {
+                    Some(SECTION)
+                } else {
+                    describe(r)
+                }
+            })
+            .collect(),
         ErrorVariant::CustomError { .. } => vec![],
     };
     expected.sort();
@@ -191,26 +245,62 @@ fn found_at(source: &str, pos: usize) -> String {
     }
 }
 
+const SECTION: &str =
+    "a section (`game`, `players`, `board`, `piece`, `setup`, `moves`, `end`, ...)";
+
+fn is_section(rule: &Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        k_game
+            | k_players
+            | k_board
+            | k_region
+            | k_flag
+            | k_piece
+            | k_group
+            | k_setup
+            | k_hand
+            | k_counter
+            | k_define
+            | k_moves
+            | k_attacks
+            | k_after
+            | k_legal
+            | k_pass
+            | k_score
+            | k_end
+    )
+}
+
 fn syntax_hint(source: &str, pos: usize) -> Option<String> {
-    let opens = source[..pos].matches('{').count();
-    let closes = source[..pos].matches('}').count();
-    if pos >= source.trim_end().len() && opens > closes {
-        return Some("a `{` is never closed: add the missing `}`".into());
-    }
     let word: String = source[pos..]
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '-')
         .collect();
+    const SECTIONS: &[&str] = &[
+        "game", "players", "board", "region", "flag", "piece", "group", "setup", "hand", "counter",
+        "define", "moves", "attacks", "after", "legal", "pass", "score", "end",
+    ];
+    if let Some(&open) = open_braces(source, pos).last()
+        && (pos >= source.trim_end().len() || SECTIONS.contains(&word.as_str()))
+    {
+        let (line, _) = crate::diag::line_col(source, open);
+        return Some(format!(
+            "the `{{` opened on line {line} is not closed: is a `}}` missing before this?"
+        ));
+    }
     const KEYWORDS: &[&str] = &[
         "game", "players", "board", "region", "flag", "piece", "group", "setup", "hand", "counter",
         "define", "moves", "attacks", "after", "legal", "pass", "score", "end", "when", "step",
         "slide", "leap", "place", "move", "remove", "clear", "set", "again", "first", "find",
         "count", "toward", "letter", "forward",
     ];
-    if !word.is_empty() && !KEYWORDS.contains(&word.as_str()) {
-        if let Some(k) = crate::diag::suggest(&word, KEYWORDS.iter().copied()) {
-            return Some(format!("did you mean the keyword `{k}`?"));
-        }
+    if !word.is_empty()
+        && !KEYWORDS.contains(&word.as_str())
+        && let Some(k) = crate::diag::suggest(&word, KEYWORDS.iter().copied())
+    {
+        return Some(format!("did you mean the keyword `{k}`?"));
     }
     if KEYWORDS.contains(&word.as_str()) {
         return Some(format!(

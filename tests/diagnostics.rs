@@ -1,0 +1,127 @@
+//! What `regula check` shows for broken game files: every file under tests/diagnostics is
+//! checked and its rendered diagnostics snapshot-tested. A file named after a code must
+//! produce that code; every code of the catalogue is produced by some test.
+
+use regula::diag::{Diagnostic, render};
+
+fn diagnose(source: &str) -> Vec<Diagnostic> {
+    match regula::compile(source) {
+        Ok((_, warnings)) => warnings,
+        Err(diags) => diags,
+    }
+}
+
+fn files() -> Vec<(String, String)> {
+    let dir = format!("{}/tests/diagnostics", env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn rendered_diagnostics_of_broken_files() {
+    let all = files();
+    assert!(all.len() >= 25);
+    for (name, source) in all {
+        let diags = diagnose(&source);
+        assert!(!diags.is_empty(), "{name}: no diagnostic");
+        let path = format!("tests/diagnostics/{name}.game");
+        let text: String = diags
+            .iter()
+            .map(|d| render(d, &path, &source))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if let Some(code) = name
+            .split('_')
+            .next()
+            .filter(|c| c.len() == 5 && c[1..].chars().all(|x| x.is_ascii_digit()))
+        {
+            assert!(
+                diags.iter().any(|d| d.code == code),
+                "{name}: expected {code}, got\n{text}"
+            );
+        }
+        insta::assert_snapshot!(name.clone(), text);
+    }
+}
+
+#[test]
+fn every_error_of_a_file_is_reported_in_one_run() {
+    let source = files()
+        .into_iter()
+        .find(|(n, _)| n == "several_errors_in_one_file")
+        .unwrap()
+        .1;
+    let codes: Vec<&str> = diagnose(&source).iter().map(|d| d.code).collect();
+    for code in ["E0102", "E0103", "E0105", "E0106", "E0101"] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+}
+
+#[test]
+fn limits_are_errors_not_crashes() {
+    let huge = "// padding\n".repeat(200_000);
+    assert_eq!(diagnose(&huge)[0].code, "E0002");
+    let mut many = String::from("players { white black }\nboard 8 x 8\n");
+    for i in 0..40 {
+        many.push_str(&format!(
+            "piece P{i} letter {}\n",
+            (b'A' + (i % 26) as u8) as char
+        ));
+    }
+    assert!(diagnose(&many).iter().any(|d| d.code == "E0118"));
+    let long_line = format!(
+        "players {{ white black }}\nboard 8 x 8\ndefine x = {}a1 is empty\n",
+        "not ".repeat(50_000)
+    );
+    assert!(!diagnose(&long_line).is_empty());
+    let mut nested_region =
+        String::from("players { white black }\nboard 8 x 8\nregion reg0 = a1\n");
+    for i in 1..200 {
+        nested_region.push_str(&format!("region reg{i} = reg{} | a1\n", i - 1));
+    }
+    assert!(
+        diagnose(&nested_region)
+            .iter()
+            .all(|d| !d.is_error() || d.code == "E0132")
+    );
+}
+
+#[test]
+fn every_code_is_produced_by_some_test() {
+    // Produced by the CLI on unreadable files (see tests/cli.rs) or by limits above.
+    let elsewhere = ["E0002", "E0004", "E0005", "E0118"];
+    let produced: Vec<&str> = files()
+        .iter()
+        .flat_map(|(_, s)| diagnose(s))
+        .map(|d| d.code)
+        .collect();
+    for (code, ..) in regula::check::CODES {
+        if elsewhere.contains(code) || *code == "E0121" {
+            continue;
+        }
+        assert!(produced.contains(code), "no test file produces {code}");
+    }
+}
+
+#[test]
+fn errors_md_is_generated_from_the_catalogue() {
+    let path = format!("{}/docs/ERRORS.md", env!("CARGO_MANIFEST_DIR"));
+    let want = regula::check::markdown();
+    if std::env::var_os("REGULA_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/ERRORS.md is stale: run REGULA_BLESS=1 cargo test --release --test diagnostics"
+    );
+}
