@@ -135,10 +135,16 @@ pub enum Test {
     Any,
     Empty,
     Occupied,
-    Piece { owner: Owner, pieces: u32 },
+    Piece {
+        owner: Owner,
+        pieces: u32,
+    },
     Flag(u8),
     Region(u8),
     Attacked,
+    /// Never written by the checker: the engine replaces every test that depends only on
+    /// the cell, its content and the point of view by a lookup in precomputed table `n`.
+    Table(u16),
     Not(Box<Test>),
     And(Vec<Test>),
     Or(Vec<Test>),

@@ -3,7 +3,7 @@
 //! Nothing here allocates: generated moves go to a caller-supplied closure.
 
 use super::Engine;
-use super::state::{Move, MoveKind, NONE, State, code, owner_of, piece_of};
+use super::state::{Bits, Move, MoveKind, NONE, State, code, owner_of, piece_of};
 use crate::ir::MAX_SLOTS;
 use crate::ir::{
     CellExpr, CmpOp, Cond, CounterOp, DirRef, Effect, IntExpr, Owner, PlayerRef, Stmt, Test,
@@ -53,7 +53,7 @@ impl Engine {
 
     #[inline]
     fn step(&self, c: u16, d: u8) -> u16 {
-        self.nb[c as usize * 8 + d as usize]
+        self.nb[c as usize][(d & 7) as usize]
     }
 
     fn player(&self, st: &State, cx: &Ctx, p: PlayerRef) -> u8 {
@@ -65,8 +65,19 @@ impl Engine {
         }
     }
 
-    /// Tests cell `c` (which exists).
+    /// Tests cell `c` (which exists). Precomputed tests, the common case, are inlined.
+    #[inline(always)]
     pub(super) fn test(&self, st: &State, cx: &Ctx, c: u16, t: &Test) -> bool {
+        match t {
+            Test::Table(i) => {
+                self.tables[*i as usize][(cx.me & 1) as usize][st.board[c as usize] as usize].has(c)
+            }
+            Test::Flag(f) => st.flags[(*f & 3) as usize].has(c),
+            _ => self.test_slow(st, cx, c, t),
+        }
+    }
+
+    fn test_slow(&self, st: &State, cx: &Ctx, c: u16, t: &Test) -> bool {
         match t {
             Test::Any => true,
             Test::Empty => st.board[c as usize] == 0,
@@ -85,6 +96,9 @@ impl Engine {
             Test::Flag(f) => st.flags[*f as usize].has(c),
             Test::Region(r) => self.regions[*r as usize][cx.me as usize].has(c),
             Test::Attacked => self.attacked(st, cx, c),
+            Test::Table(t) => {
+                self.tables[*t as usize][cx.me as usize][st.board[c as usize] as usize].has(c)
+            }
             Test::Not(t) => !self.test(st, cx, c, t),
             Test::And(v) => v.iter().all(|t| self.test(st, cx, c, t)),
             Test::Or(v) => v.iter().any(|t| self.test(st, cx, c, t)),
@@ -99,12 +113,8 @@ impl Engine {
         let enemy = 1 - cx.me;
         let mut ecx = Ctx::new(enemy);
         ecx.depth = cx.depth + 1;
-        for from in 0..self.cells {
-            let k = st.board[from as usize];
-            if k == 0 || owner_of(k) != enemy {
-                continue;
-            }
-            let p = piece_of(k);
+        for from in st.by_owner[enemy as usize].iter() {
+            let p = piece_of(st.board[from as usize]);
             if !self.reach[p as usize][from as usize].has(c) {
                 continue;
             }
@@ -131,7 +141,12 @@ impl Engine {
             CellExpr::Const(c) => *c,
             CellExpr::Slot(s) => cx.slots[*s as usize],
             CellExpr::Step(base, d, n) => {
-                let mut c = self.cell(st, cx, base);
+                let mut c = match **base {
+                    CellExpr::To => cx.to,
+                    CellExpr::From => cx.from,
+                    CellExpr::Slot(s) => cx.slots[s as usize],
+                    _ => self.cell(st, cx, base),
+                };
                 let d = self.dir(cx, *d);
                 for _ in 0..*n {
                     if c == NONE {
@@ -142,19 +157,39 @@ impl Engine {
                 c
             }
             CellExpr::First { test, start, dir } => {
-                let mut c = self.cell(st, cx, start);
-                let d = self.dir(cx, *dir);
-                while c != NONE {
-                    c = self.step(c, d);
-                    if c != NONE && self.test(st, cx, c, test) {
-                        return c;
+                let c = match **start {
+                    CellExpr::From => cx.from,
+                    CellExpr::Slot(s) => cx.slots[s as usize],
+                    _ => self.cell(st, cx, start),
+                };
+                if c == NONE {
+                    return NONE;
+                }
+                let ray = self.ray(c, self.dir(cx, *dir));
+                ray.iter()
+                    .copied()
+                    .find(|&c| self.test(st, cx, c, test))
+                    .unwrap_or(NONE)
+            }
+            CellExpr::Find(t) => {
+                // A precomputed test that never holds on an empty cell: look at pieces only.
+                if let Test::Table(i) = **t {
+                    let table = &self.tables[i as usize][(cx.me & 1) as usize];
+                    if table[0] == Bits::default() {
+                        let mut occupied = st.by_owner[0];
+                        for (w, o) in occupied.0.iter_mut().zip(st.by_owner[1].0) {
+                            *w |= o;
+                        }
+                        return occupied
+                            .iter()
+                            .find(|&c| table[st.board[c as usize] as usize].has(c))
+                            .unwrap_or(NONE);
                     }
                 }
-                NONE
+                (0..self.cells)
+                    .find(|&c| self.test(st, cx, c, t))
+                    .unwrap_or(NONE)
             }
-            CellExpr::Find(t) => (0..self.cells)
-                .find(|&c| self.test(st, cx, c, t))
-                .unwrap_or(NONE),
         }
     }
 
@@ -224,13 +259,9 @@ impl Engine {
                 let mut n = 0i64;
                 let mut acx = Ctx::new(cx.me);
                 acx.depth = cx.depth;
-                for from in 0..self.cells {
-                    let k = st.board[from as usize];
-                    if k == 0 || owner_of(k) != cx.me {
-                        continue;
-                    }
+                for from in st.by_owner[cx.me as usize].iter() {
                     acx.from = from;
-                    let p = piece_of(k);
+                    let p = piece_of(st.board[from as usize]);
                     let tcx = acx;
                     self.generate(
                         st,
@@ -380,18 +411,23 @@ impl Engine {
         if cx.from == NONE {
             return false;
         }
+        // The common case, a precomputed target test, is resolved once for all directions.
+        let table = match to {
+            Test::Table(i) => Some(&self.tables[*i as usize][cx.me as usize]),
+            _ => None,
+        };
         for &d in dirs {
-            let d = self.dir(cx, d);
-            let mut c = cx.from;
-            for _ in 0..max {
-                c = self.step(c, d);
-                if c == NONE {
-                    break;
-                }
-                if self.test(st, cx, c, to) && self.emit(cx, piece, c, then, emit) {
+            let ray = self.ray(cx.from, self.dir(cx, d));
+            for &c in &ray[..ray.len().min(max as usize)] {
+                let k = st.board[c as usize];
+                let hit = match table {
+                    Some(t) => t[k as usize].has(c),
+                    None => self.test(st, cx, c, to),
+                };
+                if hit && self.emit(cx, piece, c, then, emit) {
                     return true;
                 }
-                if st.board[c as usize] != 0 {
+                if k != 0 {
                     break;
                 }
             }
@@ -435,12 +471,14 @@ impl Engine {
         match m.kind {
             MoveKind::Normal => {
                 let k = st.board[m.from as usize];
-                st.board[m.from as usize] = 0;
-                st.board[m.to as usize] = k;
+                self.put(st, m.from, 0);
+                self.put(st, m.to, k);
             }
             MoveKind::Place => {
-                st.board[m.to as usize] = code(me, m.piece);
+                self.put(st, m.to, code(me, m.piece));
+                self.hash_hand(st, me, m.piece);
                 st.hand[me as usize][m.piece as usize] -= 1;
+                self.hash_hand(st, me, m.piece);
             }
             MoveKind::Pass => {}
         }
@@ -469,6 +507,9 @@ impl Engine {
         if !cx.again {
             st.to_move = 1 - me;
             st.turns += 1;
+            if self.program.game.tracks_repetition {
+                st.hash ^= self.zobrist_side;
+            }
         }
     }
 
@@ -496,13 +537,16 @@ impl Engine {
                 Effect::Remove(c) => {
                     let c = self.cell(st, cx, c);
                     if c != NONE {
-                        st.board[c as usize] = 0;
+                        self.put(st, c, 0);
                     }
                 }
                 Effect::SetFlag { flag, at, value } => {
                     let c = self.cell(st, cx, at);
-                    if c != NONE {
+                    if c != NONE && st.flags[*flag as usize].has(c) != *value {
                         st.flags[*flag as usize].set(c, *value);
+                        if self.program.game.tracks_repetition {
+                            st.hash ^= self.zobrist_flag(*flag, c);
+                        }
                     }
                 }
                 Effect::Counter { counter, op, value } => {

@@ -2,6 +2,7 @@
 //! (neighbours, leap targets, regions as bit sets, reach sets, hash keys); the engine then
 //! answers what the legal moves are, plays them, and says when and how the game ends.
 
+mod compile;
 mod eval;
 pub mod search;
 pub mod state;
@@ -10,6 +11,7 @@ use crate::ir::{self, Outcome as IrOutcome, Program, Stmt};
 pub use eval::Ctx;
 use state::{Bits, Move, MoveKind, NONE, State, code, owner_of, piece_of};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 const DELTAS: [(i32, i32); 8] = [
     (0, 1),
@@ -33,8 +35,12 @@ pub struct Engine {
     pub program: Program,
     pub cells: u16,
     files: u16,
-    /// `nb[cell * 8 + dir]`: the neighbour in that direction, or `NONE`.
-    nb: Vec<u16>,
+    /// `nb[cell][dir]`: the neighbour in that direction, or `NONE`.
+    nb: Vec<[u16; 8]>,
+    /// `rays[cell][dir]`: the cells from the neighbour to the board's edge, as a range
+    /// into `ray_cells`; slides walk them without testing for the edge.
+    rays: Vec<[(u32, u32); 8]>,
+    ray_cells: Vec<u16>,
     forward: [u8; 2],
     /// Per leap: targets of every cell, as ranges into `leap_cells`.
     leap_index: Vec<Vec<(u32, u32)>>,
@@ -48,13 +54,34 @@ pub struct Engine {
     /// Whether a piece type has several rules that could produce the same move.
     may_duplicate: Vec<bool>,
     zobrist: Vec<u64>,
+    zobrist_side: u64,
+    /// Precomputed cell tests (see `compile`).
+    tables: Vec<Box<compile::Table>>,
 }
 
 /// A state plus the history that repetition rules need.
 #[derive(Clone)]
 pub struct Position {
     pub state: State,
-    seen: HashMap<u64, u32>,
+    seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+}
+
+/// Position hashes are already uniformly random: use them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Position {
@@ -64,17 +91,30 @@ impl Position {
 }
 
 impl Engine {
-    pub fn new(program: Program) -> Engine {
+    pub fn new(mut program: Program) -> Engine {
         let g = &program.game;
         let (files, ranks) = (g.files as i32, g.ranks as i32);
         let cells = (files * ranks) as u16;
-        let mut nb = vec![NONE; cells as usize * 8];
+        let mut nb = vec![[NONE; 8]; cells as usize];
         for c in 0..cells as i32 {
             for (d, (dx, dy)) in DELTAS.iter().enumerate() {
                 let (f, r) = (c % files + dx, c / files + dy);
                 if (0..files).contains(&f) && (0..ranks).contains(&r) {
-                    nb[c as usize * 8 + d] = (f + r * files) as u16;
+                    nb[c as usize][d] = (f + r * files) as u16;
                 }
+            }
+        }
+        let mut rays = vec![[(0u32, 0u32); 8]; cells as usize];
+        let mut ray_cells = Vec::new();
+        for c in 0..cells as usize {
+            for d in 0..8 {
+                let start = ray_cells.len() as u32;
+                let mut x = nb[c][d];
+                while x != NONE {
+                    ray_cells.push(x);
+                    x = nb[x as usize][d];
+                }
+                rays[c][d] = (start, ray_cells.len() as u32);
             }
         }
         let mut leap_index = Vec::new();
@@ -107,6 +147,11 @@ impl Engine {
             })
             .collect();
         let forward = [0, 1].map(|p| g.players.get(p).and_then(|pl| pl.forward).unwrap_or(0));
+        let regions: Vec<[Bits; 2]> = regions;
+        let mut compiler = compile::Compiler::new(&regions, cells);
+        compiler.program(&mut program);
+        let tables = std::mem::take(&mut compiler.tables);
+        let g = &program.game;
         let attack_rules: Vec<Vec<Stmt>> = (0..g.pieces.len())
             .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
             .collect();
@@ -122,6 +167,8 @@ impl Engine {
             cells,
             files: files as u16,
             nb,
+            rays,
+            ray_cells,
             forward,
             leap_index,
             leap_cells,
@@ -130,6 +177,8 @@ impl Engine {
             reach: vec![],
             may_duplicate,
             zobrist,
+            zobrist_side: search::splitmix(&mut 0xD1B5_4A32_D192_ED03u64.clone()),
+            tables,
         };
         e.reach = (0..e.attack_rules.len())
             .map(|p| {
@@ -139,6 +188,12 @@ impl Engine {
             })
             .collect();
         e
+    }
+
+    #[inline]
+    fn ray(&self, from: u16, d: u8) -> &[u16] {
+        let (s, t) = self.rays[from as usize][(d & 7) as usize];
+        &self.ray_cells[s as usize..t as usize]
     }
 
     fn leap_targets(&self, leap: u16, from: u16) -> &[u16] {
@@ -173,7 +228,7 @@ impl Engine {
                 Stmt::Let { .. } => {}
                 Stmt::Step { dirs, .. } => {
                     for d in dirs_of(dirs) {
-                        let c = self.nb[from as usize * 8 + d as usize];
+                        let c = self.nb[from as usize][d as usize & 7];
                         if c != NONE {
                             b.set(c, true);
                         }
@@ -183,7 +238,7 @@ impl Engine {
                     for d in dirs_of(dirs) {
                         let mut c = from;
                         for _ in 0..*max {
-                            c = self.nb[c as usize * 8 + d as usize];
+                            c = self.nb[c as usize][d as usize & 7];
                             if c == NONE {
                                 break;
                             }
@@ -226,9 +281,11 @@ impl Engine {
             last_from: NONE,
             last_to: NONE,
             hash: 0,
+            by_owner: [Bits::default(); 2],
         };
         for p in &g.setup {
             st.board[p.cell as usize] = code(p.player, p.piece);
+            st.by_owner[p.player as usize].set(p.cell, true);
         }
         for (i, f) in g.flags.iter().enumerate() {
             for &c in &f.initial {
@@ -242,9 +299,12 @@ impl Engine {
             st.counters[0][i] = c.initial;
             st.counters[1][i] = c.initial;
         }
+        if g.tracks_repetition {
+            st.hash = self.hash(&st);
+        }
         let mut pos = Position {
             state: st,
-            seen: HashMap::new(),
+            seen: HashMap::default(),
         };
         self.record(&mut pos);
         pos
@@ -252,38 +312,82 @@ impl Engine {
 
     fn record(&self, pos: &mut Position) {
         if self.game().tracks_repetition {
-            pos.state.hash = self.hash(&pos.state);
+            debug_assert_eq!(
+                pos.state.hash,
+                self.hash(&pos.state),
+                "incremental hash drifted"
+            );
             *pos.seen.entry(pos.state.hash).or_insert(0) += 1;
         }
     }
 
     /// Hash of what makes a position "the same" for repetition: pieces, flags, hands and
-    /// the player to move (not counters or move numbers).
+    /// the player to move (not counters or move numbers). Computed in full once; `apply`
+    /// keeps it up to date from then on.
     fn hash(&self, st: &State) -> u64 {
-        let n = self.cells as usize;
-        let mut h = 0u64;
-        for c in 0..n {
-            let k = st.board[c];
-            if k != 0 {
-                h ^= self.zobrist[c * 64 + (k as usize & 63)];
-            }
-        }
-        for (f, bits) in st.flags.iter().enumerate().take(self.game().flags.len()) {
-            for c in 0..n {
-                if bits.has(c as u16) {
-                    h ^= self.zobrist[n * 64 + f * n + c];
+        let mut h = if st.to_move == 1 {
+            self.zobrist_side
+        } else {
+            0
+        };
+        for c in 0..self.cells {
+            h ^= self.zobrist_cell(c, st.board[c as usize]);
+            for f in 0..self.game().flags.len() {
+                if st.flags[f].has(c) {
+                    h ^= self.zobrist_flag(f as u8, c);
                 }
             }
         }
-        let base = n * 64 + ir::MAX_FLAGS * n;
-        h ^= self.zobrist[base + st.to_move as usize];
-        for p in 0..2 {
-            for (piece, &count) in st.hand[p].iter().enumerate() {
-                h ^= self.zobrist
-                    [base + 2 + (p * ir::MAX_PIECES + piece) * 16 + (count as usize & 15)];
+        for p in 0..2u8 {
+            for piece in 0..self.game().pieces.len() {
+                h ^= self.zobrist_hand(p, piece as u8, st.hand[p as usize][piece]);
             }
         }
         h
+    }
+
+    #[inline]
+    fn zobrist_cell(&self, c: u16, code: u8) -> u64 {
+        if code == 0 {
+            0
+        } else {
+            self.zobrist[c as usize * 64 + (code as usize & 63)]
+        }
+    }
+
+    #[inline]
+    fn zobrist_flag(&self, f: u8, c: u16) -> u64 {
+        self.zobrist[self.cells as usize * (64 + f as usize) + c as usize]
+    }
+
+    #[inline]
+    fn zobrist_hand(&self, p: u8, piece: u8, count: u16) -> u64 {
+        let base = self.cells as usize * (64 + ir::MAX_FLAGS);
+        self.zobrist
+            [base + (p as usize * ir::MAX_PIECES + piece as usize) * 16 + (count as usize & 15)]
+    }
+
+    /// Writes a cell, keeping the position hash current.
+    #[inline]
+    fn put(&self, st: &mut State, c: u16, code: u8) {
+        if self.game().tracks_repetition {
+            st.hash ^= self.zobrist_cell(c, st.board[c as usize]) ^ self.zobrist_cell(c, code);
+        }
+        let old = st.board[c as usize];
+        if old != 0 {
+            st.by_owner[owner_of(old) as usize].set(c, false);
+        }
+        if code != 0 {
+            st.by_owner[owner_of(code) as usize].set(c, true);
+        }
+        st.board[c as usize] = code;
+    }
+
+    #[inline]
+    fn hash_hand(&self, st: &mut State, p: u8, piece: u8) {
+        if self.game().tracks_repetition {
+            st.hash ^= self.zobrist_hand(p, piece, st.hand[p as usize][piece as usize]);
+        }
     }
 
     /// The legal moves of the player to move, a pass excluded, in generation order.
@@ -292,12 +396,8 @@ impl Engine {
         let g = self.game();
         let me = st.to_move;
         let mut cx = Ctx::new(me);
-        for from in 0..self.cells {
-            let k = st.board[from as usize];
-            if k == 0 || owner_of(k) != me {
-                continue;
-            }
-            let p = piece_of(k);
+        for from in st.by_owner[me as usize].iter() {
+            let p = piece_of(st.board[from as usize]);
             cx.from = from;
             self.collect(st, &mut cx, p, out);
         }
@@ -329,10 +429,15 @@ impl Engine {
         });
     }
 
+    #[inline]
     fn is_legal(&self, st: &State, m: &Move) -> bool {
-        let Some(legal) = &self.game().legal else {
-            return true;
-        };
+        match &self.game().legal {
+            None => true,
+            Some(legal) => self.passes_filter(st, m, legal),
+        }
+    }
+
+    fn passes_filter(&self, st: &State, m: &Move, legal: &ir::Cond) -> bool {
         let mut after = st.clone();
         self.apply(&mut after, m);
         let mut cx = Ctx::new(st.to_move);

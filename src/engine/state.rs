@@ -11,13 +11,28 @@ pub const NONE: u16 = u16::MAX;
 pub struct Bits(pub [u64; MAX_CELLS / 64]);
 
 impl Bits {
+    /// The cells of the set, in increasing order.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = u16> {
+        self.0.into_iter().enumerate().flat_map(|(w, mut word)| {
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let b = word.trailing_zeros();
+                    word &= word - 1;
+                    (w as u32 * 64 + b) as u16
+                })
+            })
+        })
+    }
+
     #[inline]
     pub fn has(&self, c: u16) -> bool {
-        self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0
+        // Cells are below 256: masking the word index spares a bounds check in hot loops.
+        self.0[((c >> 6) & 3) as usize] >> (c & 63) & 1 != 0
     }
     #[inline]
     pub fn set(&mut self, c: u16, v: bool) {
-        let (w, b) = ((c >> 6) as usize, c & 63);
+        let (w, b) = (((c >> 6) & 3) as usize, c & 63);
         if v {
             self.0[w] |= 1 << b;
         } else {
@@ -76,6 +91,8 @@ pub struct State {
     pub last_from: u16,
     pub last_to: u16,
     pub hash: u64,
+    /// Cells holding each player's pieces (kept in step with `board`).
+    pub by_owner: [Bits; 2],
 }
 
 #[inline]
