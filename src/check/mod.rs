@@ -108,6 +108,8 @@ impl<'a> Checker<'a> {
 
     fn hint_similar<'b>(&mut self, name: &Name, candidates: impl IntoIterator<Item = &'b str>) {
         if let Some(s) = suggest(&name.text, candidates) {
+            // The author meant that name: do not also report it as unused.
+            self.used.insert(s.to_string());
             let hint = format!("did you mean `{s}`?");
             if let Some(d) = self.diags.last_mut() {
                 d.hint = Some(hint);
