@@ -49,7 +49,7 @@ fn the_tutorial_game_matches_the_reference_text() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    for (_, text) in blocks(&doc).iter().skip(0).take(4) {
+    for (_, text) in blocks(&doc).iter().take(4) {
         for line in text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.contains("description"))
