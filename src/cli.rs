@@ -162,6 +162,14 @@ pub fn main() -> i32 {
             max_plies,
         } => with_engine(&game, |engine| {
             let s = engine.playouts(count, seed, max_plies);
+            if s.runaway > 0 {
+                eprintln!(
+                    "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
+                    s.count,
+                    regula::engine::search::MAX_TURN_MOVES
+                );
+                return 1;
+            }
             let pct = |n: u64| 100.0 * n as f64 / s.count.max(1) as f64;
             let mut out = format!("playouts: {}\n", s.count);
             for p in 0..2u8 {

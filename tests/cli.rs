@@ -230,3 +230,17 @@ fn bad_usage_exits_2_and_help_exits_0() {
     assert_eq!(code, 0);
     assert!(out.contains("Example"));
 }
+
+#[test]
+fn a_turn_that_never_passes_is_stopped_with_an_error() {
+    let path = temp_file(
+        "again.game",
+        b"game \"Loop\" { }\nplayers { white black }\nboard 3 x 3\npiece Rook letter R\nsetup { white Rook a1  black Rook c3 }\nmoves Rook { slide orthogonal to empty }\nafter move { again }\nend { when no moves: next loses }\n",
+    );
+    let (code, _, err) = regula(&["playout", &path, "--count", "3"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("1000 moves in a row") && err.contains("again"),
+        "{err}"
+    );
+}

@@ -200,7 +200,7 @@ fn a_random_game_that_reaches_the_limit_lasts_2504_moves() {
         let mut pos = g.start();
         let (o, plies) = g.playout(&mut pos, &mut Rng::new(seed), 10_000, &mut buf);
         if pos.state.turns >= 2500 {
-            assert_eq!(o, Some(Outcome::Draw));
+            assert_eq!(o, regula::engine::search::Ending::Over(Outcome::Draw));
             assert_eq!(
                 plies, 2504,
                 "two opening turns of three moves, then 2498 single moves"

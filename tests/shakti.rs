@@ -287,3 +287,117 @@ fn the_inventors_45_tile_layout_is_a_one_line_change() {
             .starts_with("   a b c d e f g\n7  # . . . . . #")
     );
 }
+
+#[test]
+fn a_warrior_protected_by_the_enemy_king_cannot_be_captured() {
+    // After d2xd3 the King on d3 would see the black King on d6 across the holes d4 d5.
+    let g = shakti(
+        "white King d2  white Warrior g1  black King d6  black Warrior d3 a7",
+        "all - d4 d5",
+    );
+    let m = moves(&g, &g.start());
+    assert!(!m.contains(&"d2-d3".to_string()), "{m:?}");
+    assert!(
+        !m.is_empty() && m.iter().all(|mv| mv.starts_with("d2")),
+        "in check: King moves only"
+    );
+}
+
+#[test]
+fn a_move_may_give_double_check() {
+    // d3-d5 jumps over d4: the Warrior lands next to the black King (check) and the removed
+    // tile opens c3's diagonal to e5 (discovered check).
+    let g = shakti(
+        "white King a1  white Warrior c3 d3  black King e5  black Warrior g7",
+        "all",
+    );
+    let pos = after(&g, "d3-d5");
+    let m = moves(&g, &pos);
+    assert!(
+        !m.is_empty() && m.iter().all(|mv| mv.starts_with("e5")),
+        "only the King may answer: {m:?}"
+    );
+    assert!(
+        m.contains(&"e5-d5".to_string()),
+        "the adjacent checker is unprotected"
+    );
+    assert!(
+        !m.contains(&"e5-e4".to_string()) && !m.contains(&"e5-d6".to_string()),
+        "next to d5: still in check"
+    );
+}
+
+#[test]
+fn a_pinned_warrior_still_gives_check() {
+    // The black Warrior d4 cannot move (it shields its King d7 from white's Warrior d1),
+    // yet it checks the white King b4 along rank 4.
+    let g = shakti(
+        "white King b4  white Warrior d1  black King d7  black Warrior d4",
+        "all - c4 d2 d3 d5 d6",
+    );
+    let m = moves(&g, &g.start());
+    assert!(
+        !m.is_empty() && m.iter().all(|mv| mv.starts_with("b4")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn a_king_never_captures_outside_check() {
+    // Over many random positions: a King move made while not in check lands on a vacant tile.
+    let g = game("shakti");
+    let probe = load(&game_source("shakti").replace("end {", "end {\n  when check: draw"));
+    let mut rng = regula::engine::search::Rng::new(11);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for _ in 0..200 {
+        let mut pos = g.start();
+        let mut line: Vec<String> = Vec::new();
+        while g.status(&pos, &mut buf).is_none() && line.len() < 60 {
+            let probe_pos = after(&probe, &line.join(" "));
+            let in_check =
+                outcome(&probe, &probe_pos) == Some(Outcome::Draw) && outcome(&g, &pos).is_none();
+            if !in_check {
+                for m in buf
+                    .iter()
+                    .filter(|m| m.kind == regula::engine::state::MoveKind::Normal)
+                {
+                    if g.game().pieces[m.piece as usize].name == "King" {
+                        assert_eq!(
+                            pos.state.board[m.to as usize], 0,
+                            "capture outside check after {line:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            let m = buf[rng.below(buf.len())];
+            line.push(g.notation(&m));
+            g.play(&mut pos, &m);
+            if probe
+                .status(&after(&probe, &line.join(" ")), &mut Vec::new())
+                .is_some()
+                && g.status(&pos, &mut Vec::new()).is_none()
+            {
+                break; // the probe stops at a check; replaying beyond it is not possible
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} King moves examined");
+}
+
+#[test]
+fn checkmate_is_tested_before_repetition() {
+    let g = game("shakti");
+    let order: Vec<String> = g
+        .game()
+        .end
+        .iter()
+        .map(|e| format!("{:?}", e.outcome))
+        .collect();
+    assert_eq!(order, ["Loses(Me)", "Draw", "Draw"]);
+    assert!(
+        matches!(g.game().end[0].cond, regula::ir::Cond::And(_)),
+        "checkmate needs no move and check"
+    );
+}

@@ -504,7 +504,10 @@ impl Engine {
         }
         st.previous = me;
         st.ply += 1;
-        if !cx.again {
+        if cx.again {
+            st.streak += 1;
+        } else {
+            st.streak = 0;
             st.to_move = 1 - me;
             st.turns += 1;
             if self.program.game.tracks_repetition {

@@ -278,6 +278,7 @@ impl Engine {
             passes: 0,
             turns: 0,
             ply: 0,
+            streak: 0,
             last_from: NONE,
             last_to: NONE,
             hash: 0,

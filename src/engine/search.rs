@@ -74,28 +74,46 @@ impl Engine {
         out
     }
 
-    /// Plays uniformly random legal moves until the game ends or `max_plies` moves were
-    /// played. Returns the outcome (None when cut off) and the number of plies.
+    /// Plays uniformly random legal moves until the game ends, `max_plies` moves were
+    /// played, or one player has moved `MAX_TURN_MOVES` times in a row. Returns how it
+    /// stopped and the number of plies.
     pub fn playout(
         &self,
         pos: &mut Position,
         rng: &mut Rng,
         max_plies: u64,
         buf: &mut Vec<Move>,
-    ) -> (Option<Outcome>, u64) {
+    ) -> (Ending, u64) {
         let mut plies = 0;
         loop {
             if let Some(o) = self.status(pos, buf) {
-                return (Some(o), plies);
+                return (Ending::Over(o), plies);
             }
             if plies >= max_plies {
-                return (None, plies);
+                return (Ending::Cut, plies);
+            }
+            if pos.state.streak >= MAX_TURN_MOVES {
+                return (Ending::Runaway, plies);
             }
             let m = buf[rng.below(buf.len())];
             self.play(pos, &m);
             plies += 1;
         }
     }
+}
+
+/// A turn of more moves than this (rules whose `again` never lets the turn pass) stops a
+/// playout: it is a mistake in the rules, not a game.
+pub const MAX_TURN_MOVES: u32 = 1000;
+
+/// How a playout stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Over(Outcome),
+    /// `max_plies` reached.
+    Cut,
+    /// One player moved `MAX_TURN_MOVES` times in a row.
+    Runaway,
 }
 
 /// Aggregate figures of a batch of playouts.
@@ -105,6 +123,8 @@ pub struct PlayoutStats {
     pub wins: [u64; 2],
     pub draws: u64,
     pub unfinished: u64,
+    /// Playouts stopped because a turn never ended (see `MAX_TURN_MOVES`).
+    pub runaway: u64,
     pub plies: u64,
     pub seconds: f64,
 }
@@ -124,9 +144,17 @@ impl Engine {
             let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut buf);
             stats.plies += plies;
             match o {
-                Some(Outcome::Win(p)) => stats.wins[p as usize] += 1,
-                Some(Outcome::Draw) => stats.draws += 1,
-                None => stats.unfinished += 1,
+                Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
+                Ending::Over(Outcome::Draw) => stats.draws += 1,
+                Ending::Cut => stats.unfinished += 1,
+                Ending::Runaway => {
+                    stats.runaway += 1;
+                    stats.count = stats.wins.iter().sum::<u64>()
+                        + stats.draws
+                        + stats.unfinished
+                        + stats.runaway;
+                    break;
+                }
             }
         }
         stats.seconds = t0.elapsed().as_secs_f64();

@@ -88,6 +88,8 @@ pub struct State {
     pub passes: u32,
     pub turns: u32,
     pub ply: u32,
+    /// Moves the player to move has made in a row within the current turn.
+    pub streak: u32,
     pub last_from: u16,
     pub last_to: u16,
     pub hash: u64,
