@@ -28,6 +28,8 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod ir;
+#[doc(hidden)]
+pub mod selfcheck;
 pub mod syntax;
 
 use diag::Diagnostic;

@@ -13,18 +13,12 @@ pub struct Bits(pub [u64; MAX_CELLS / 64]);
 impl Bits {
     /// The cells of the set, in increasing order.
     #[inline]
-    pub fn iter(self) -> impl Iterator<Item = u16> {
-        self.0.into_iter().enumerate().flat_map(|(w, mut word)| {
-            std::iter::from_fn(move || {
-                (word != 0).then(|| {
-                    let b = word.trailing_zeros();
-                    word &= word - 1;
-                    (w as u32 * 64 + b) as u16
-                })
-            })
-        })
+    pub fn iter(self) -> BitIter {
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
     }
-
     #[inline]
     pub fn has(&self, c: u16) -> bool {
         // Cells are below 256: masking the word index spares a bounds check in hot loops.
@@ -38,6 +32,30 @@ impl Bits {
         } else {
             self.0[w] &= !(1 << b);
         }
+    }
+}
+
+/// Iterator over the cells of a `Bits`, lowest first.
+pub struct BitIter {
+    words: [u64; MAX_CELLS / 64],
+    word: usize,
+}
+
+impl Iterator for BitIter {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < self.words.len() {
+            let w = &mut self.words[self.word];
+            if *w != 0 {
+                let b = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some((self.word as u32 * 64 + b) as u16);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

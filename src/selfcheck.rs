@@ -1,0 +1,92 @@
+//! Property checks shared by the fuzz targets (`fuzz/`) and the corpus replay test
+//! (`tests/fuzz_corpus.rs`): whatever the input, nothing panics, and the engine agrees
+//! with itself.
+
+use crate::engine::Engine;
+use crate::engine::state::Move;
+
+/// Any bytes as a game file: parse, check and, if valid, build the engine and explore a
+/// little. Must never panic or hang.
+pub fn compile_anything(data: &[u8]) {
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
+    let diags = match crate::compile(source) {
+        Ok((program, warnings)) => {
+            let engine = Engine::new(program);
+            let mut pos = engine.start();
+            // Bounded exploration: the moves at the start, then a short random game.
+            let _ = engine.perft(&mut pos, 1);
+            let mut rng = crate::engine::search::Rng::new(data.len() as u64);
+            let mut buf = Vec::new();
+            let _ = engine.playout(&mut engine.start(), &mut rng, 50, &mut buf);
+            warnings
+        }
+        Err(diags) => {
+            assert!(
+                diags.iter().any(|d| d.is_error()),
+                "a rejected file must have an error"
+            );
+            diags
+        }
+    };
+    for d in &diags {
+        assert!(
+            d.span.start <= d.span.end && d.span.end <= source.len(),
+            "span out of the file: {d:?}"
+        );
+        let _ = crate::diag::render(d, "fuzz.game", source);
+    }
+}
+
+/// Plays the moves chosen by `data` (one byte per ply picks among the legal moves) in
+/// `engine`, checking at every step that:
+/// - no two legal moves share a notation, and each is accepted back by `replay`;
+/// - replaying the notation of the game so far from the start reaches the same state
+///   and the same status.
+pub fn play_anything(engine: &Engine, data: &[u8]) {
+    let mut pos = engine.start();
+    let mut line: Vec<String> = Vec::new();
+    let mut buf: Vec<Move> = Vec::new();
+    for &byte in data.iter().take(300) {
+        let status = engine.status(&pos, &mut buf);
+        let mut names: Vec<String> = buf.iter().map(|m| engine.notation(m)).collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(
+            before,
+            names.len(),
+            "two legal moves with one notation after {line:?}"
+        );
+        if status.is_some() {
+            assert!(buf.is_empty(), "a finished game has no moves");
+            break;
+        }
+        let m = buf[byte as usize % buf.len()];
+        let name = engine.notation(&m);
+        let mut again = pos.clone();
+        engine
+            .replay(&mut again, &[name.as_str()])
+            .unwrap_or_else(|(_, e)| panic!("generated move rejected: {e}"));
+        engine.play(&mut pos, &m);
+        assert_eq!(
+            again.state, pos.state,
+            "replaying `{name}` gave another state"
+        );
+        line.push(name);
+    }
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    let mut replayed = engine.start();
+    engine
+        .replay(&mut replayed, &refs)
+        .unwrap_or_else(|(_, e)| panic!("{e}"));
+    assert_eq!(replayed.state, pos.state, "replay of {line:?} differs");
+    assert_eq!(replayed.repetitions(), pos.repetitions());
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    assert_eq!(
+        engine.status(&replayed, &mut a),
+        engine.status(&pos, &mut b)
+    );
+    assert_eq!(a, b);
+}
