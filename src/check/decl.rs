@@ -18,8 +18,26 @@ pub(super) const DIRECTIONS: [&str; 8] = [
 ];
 pub(super) const SHORT_DIRECTIONS: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 
+/// Built-in names that stand for values in expressions.
+pub(super) const VALUE_BUILTINS: [&str; 14] = [
+    "last-to",
+    "last-from",
+    "moves-made",
+    "passes",
+    "turns",
+    "ply",
+    "repetitions",
+    "in-hand",
+    "mover",
+    "next",
+    "previous",
+    "opponent",
+    "true",
+    "false",
+];
+
 fn reserved_builtin(text: &str) -> bool {
-    const BUILTINS: &[&str] = &[
+    const OTHER_BUILTINS: &[&str] = &[
         "empty",
         "occupied",
         "any",
@@ -30,20 +48,6 @@ fn reserved_builtin(text: &str) -> bool {
         "edge",
         "orthogonal",
         "diagonal",
-        "mover",
-        "opponent",
-        "next",
-        "previous",
-        "last-to",
-        "last-from",
-        "moves-made",
-        "passes",
-        "turns",
-        "ply",
-        "repetitions",
-        "in-hand",
-        "true",
-        "false",
         "backward",
         "left",
         "right",
@@ -52,7 +56,10 @@ fn reserved_builtin(text: &str) -> bool {
         "backward-left",
         "backward-right",
     ];
-    BUILTINS.contains(&text) || DIRECTIONS.contains(&text) || SHORT_DIRECTIONS.contains(&text)
+    VALUE_BUILTINS.contains(&text)
+        || OTHER_BUILTINS.contains(&text)
+        || DIRECTIONS.contains(&text)
+        || SHORT_DIRECTIONS.contains(&text)
 }
 
 impl<'a> Checker<'a> {
@@ -739,21 +746,14 @@ impl<'a> Checker<'a> {
 
 /// The value of a condition that does not depend on the game, if it has one.
 fn constant(c: &ir::Cond) -> Option<bool> {
-    use ir::{CmpOp, Cond, IntExpr};
+    use ir::{Cond, IntExpr};
     match c {
         Cond::True => Some(true),
         Cond::False => Some(false),
         Cond::Not(c) => constant(c).map(|b| !b),
         Cond::And(v) => v.iter().try_fold(true, |acc, c| Some(acc && constant(c)?)),
         Cond::Or(v) => v.iter().try_fold(false, |acc, c| Some(acc || constant(c)?)),
-        Cond::Cmp(IntExpr::Const(a), op, IntExpr::Const(b)) => Some(match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }),
+        Cond::Cmp(IntExpr::Const(a), op, IntExpr::Const(b)) => Some(op.holds(*a, *b)),
         _ => None,
     }
 }

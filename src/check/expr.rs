@@ -1,6 +1,6 @@
 //! Expressions, cell tests, move statements and effects: typing and lowering to IR.
 
-use super::decl::{DIRECTIONS, SHORT_DIRECTIONS};
+use super::decl::{DIRECTIONS, SHORT_DIRECTIONS, VALUE_BUILTINS};
 use super::{Checker, Place, Value};
 use crate::ir::{self, CellExpr, Cond, DirRef, IntExpr, PlayerRef};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, Name, Span, TestKind};
@@ -821,23 +821,7 @@ impl<'a> Checker<'a> {
                     self.scope.vars.iter().map(|(v, _)| v.clone()).collect();
                 cands.extend(self.defines.keys().cloned());
                 cands.extend(self.counters.keys().cloned());
-                cands.extend(
-                    [
-                        "last-to",
-                        "last-from",
-                        "moves-made",
-                        "passes",
-                        "turns",
-                        "ply",
-                        "repetitions",
-                        "in-hand",
-                        "mover",
-                        "next",
-                        "previous",
-                        "opponent",
-                    ]
-                    .map(String::from),
-                );
+                cands.extend(VALUE_BUILTINS.map(String::from));
                 let msg = if self.pieces.iter().any(|p| p.name == t)
                     || self.groups.contains_key(t)
                     || self.regions.contains_key(t)

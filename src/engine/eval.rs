@@ -5,9 +5,7 @@
 use super::Engine;
 use super::state::{Bits, Move, MoveKind, NONE, State, code, owner_of, piece_of};
 use crate::ir::MAX_SLOTS;
-use crate::ir::{
-    CellExpr, CmpOp, Cond, CounterOp, DirRef, Effect, IntExpr, Owner, PlayerRef, Stmt, Test,
-};
+use crate::ir::{CellExpr, Cond, CounterOp, DirRef, Effect, IntExpr, Owner, PlayerRef, Stmt, Test};
 
 /// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
 const MAX_ATTACK_DEPTH: u8 = 2;
@@ -210,14 +208,7 @@ impl Engine {
             Cond::Or(v) => v.iter().any(|c| self.cond(st, cx, c)),
             Cond::Cmp(a, op, b) => {
                 let (a, b) = (self.int(st, cx, a), self.int(st, cx, b));
-                match op {
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                }
+                op.holds(a, b)
             }
             Cond::PlayerEq(a, b) => self.player(st, cx, *a) == self.player(st, cx, *b),
             Cond::Exists { slot, dirs, body } => dirs.iter().any(|&d| {
