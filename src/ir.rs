@@ -216,8 +216,6 @@ pub enum Cond {
     },
     /// The player to move has no legal move (a pass excluded).
     NoMoves,
-    /// Evaluate with a different player's point of view.
-    As(PlayerRef, Box<Cond>),
     /// Compute a cell once, bind it to a slot, then evaluate the body.
     Let {
         slot: Slot,

@@ -1049,7 +1049,7 @@ fn walk_cells(c: &mut Cond, f: &mut dyn FnMut(&mut CellExpr)) {
             cell(a, f);
             cell(b, f);
         }
-        Cond::Not(x) | Cond::As(_, x) => walk_cells(x, f),
+        Cond::Not(x) => walk_cells(x, f),
         Cond::And(v) | Cond::Or(v) => v.iter_mut().for_each(|x| walk_cells(x, f)),
         Cond::Exists { body, .. } | Cond::Forall { body, .. } => walk_cells(body, f),
         Cond::Let { value, body, .. } => {

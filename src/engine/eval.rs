@@ -224,11 +224,6 @@ impl Engine {
                 cx.slots[*slot as usize] = self.cell(st, cx, value);
                 self.cond(st, cx, body)
             }
-            Cond::As(p, c) => {
-                let mut inner = *cx;
-                inner.me = self.player(st, cx, *p);
-                self.cond(st, &mut inner, c)
-            }
         }
     }
 
