@@ -357,10 +357,79 @@ fn string(p: Pair<Rule>) -> String {
     out
 }
 
-/// Inner pairs without keyword tokens, which carry no information once matched.
+/// Whether a pair is a keyword token, which carries no information once matched.
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::k_game
+            | Rule::k_players
+            | Rule::k_board
+            | Rule::k_region
+            | Rule::k_flag
+            | Rule::k_piece
+            | Rule::k_group
+            | Rule::k_setup
+            | Rule::k_hand
+            | Rule::k_counter
+            | Rule::k_define
+            | Rule::k_moves
+            | Rule::k_attacks
+            | Rule::k_after
+            | Rule::k_legal
+            | Rule::k_pass
+            | Rule::k_score
+            | Rule::k_end
+            | Rule::k_when
+            | Rule::k_for
+            | Rule::k_in
+            | Rule::k_let
+            | Rule::k_if
+            | Rule::k_else
+            | Rule::k_step
+            | Rule::k_slide
+            | Rule::k_leap
+            | Rule::k_place
+            | Rule::k_move
+            | Rule::k_to
+            | Rule::k_then
+            | Rule::k_max
+            | Rule::k_remove
+            | Rule::k_clear
+            | Rule::k_set
+            | Rule::k_again
+            | Rule::k_and
+            | Rule::k_or
+            | Rule::k_not
+            | Rule::k_is
+            | Rule::k_first
+            | Rule::k_from
+            | Rule::k_toward
+            | Rule::k_find
+            | Rule::k_count
+            | Rule::k_where
+            | Rule::k_wins
+            | Rule::k_loses
+            | Rule::k_draw
+            | Rule::k_of
+            | Rule::k_letter
+            | Rule::k_forward
+            | Rule::k_at
+            | Rule::k_on
+            | Rule::k_no
+            | Rule::k_x
+            | Rule::k_any
+            | Rule::k_all
+            | Rule::k_cells
+            | Rule::k_higher
+            | Rule::k_rank
+            | Rule::k_file
+    )
+}
+
+/// Inner pairs without keyword tokens.
 fn meaningful(p: Pair<Rule>) -> Vec<Pair<Rule>> {
     p.into_inner()
-        .filter(|q| !format!("{:?}", q.as_rule()).starts_with("k_"))
+        .filter(|q| !is_keyword(q.as_rule()))
         .collect()
 }
 
