@@ -414,6 +414,14 @@ impl Engine {
         let first = out.len();
         let dedup = self.may_duplicate[piece as usize];
         let rules = &self.game().moves[piece as usize];
+        if !dedup && self.game().legal.is_none() {
+            // The common case, kept free of per-move checks.
+            self.generate(st, cx, piece, rules, &mut |m: &Move| {
+                out.push(*m);
+                false
+            });
+            return;
+        }
         self.generate(st, cx, piece, rules, &mut |m: &Move| {
             // Two rules yielding the same move string: the first one generated is kept.
             if dedup
