@@ -109,6 +109,8 @@ pub enum DirRef {
     Abs(u8),
     Rel(u8),
     Var(Slot),
+    /// The opposite of the direction in a variable.
+    Opp(Slot),
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
@@ -236,6 +238,12 @@ pub enum IntExpr {
     InHand,
     CountAttacks(Test),
     CountCells(Test),
+    /// Consecutive cells beyond `start` in `dir` passing the test.
+    Run {
+        test: Test,
+        start: Box<CellExpr>,
+        dir: DirRef,
+    },
     Score,
     Add(Box<IntExpr>, Box<IntExpr>),
     Sub(Box<IntExpr>, Box<IntExpr>),
@@ -262,17 +270,20 @@ pub enum Stmt {
     Step {
         dirs: Vec<DirRef>,
         to: Test,
+        cond: Option<Cond>,
         then: Option<u16>,
     },
     Slide {
         dirs: Vec<DirRef>,
         max: u8,
         to: Test,
+        cond: Option<Cond>,
         then: Option<u16>,
     },
     Leap {
         leap: u16,
         to: Test,
+        cond: Option<Cond>,
         then: Option<u16>,
     },
     MoveTo {
@@ -282,6 +293,7 @@ pub enum Stmt {
     },
     Place {
         on: Test,
+        cond: Option<Cond>,
         then: Option<u16>,
     },
 }
@@ -301,6 +313,14 @@ pub enum Effect {
         dirs: Vec<DirRef>,
         body: Vec<Effect>,
     },
+    /// Each cell beyond `start` in `dir`, while it passes `test`, bound to `slot`.
+    Along {
+        slot: Slot,
+        start: CellExpr,
+        dir: DirRef,
+        test: Test,
+        body: Vec<Effect>,
+    },
     Let {
         slot: Slot,
         value: CellExpr,
@@ -317,6 +337,18 @@ pub enum Effect {
         value: IntExpr,
     },
     Again,
+    /// The piece on the cell changes owner.
+    Flip(CellExpr),
+    /// The piece on the cell becomes another type (same owner).
+    Change {
+        at: CellExpr,
+        piece: u8,
+    },
+    /// A new piece of the mover's appears on the cell (replacing any).
+    Put {
+        piece: u8,
+        at: CellExpr,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]

@@ -64,7 +64,7 @@ fn the_tutorial_game_matches_the_reference_text() {
 
 #[test]
 fn example_games_check_without_warnings_and_play() {
-    for name in ["breakthrough", "tictactoe"] {
+    for name in ["breakthrough", "tictactoe", "connect4", "othello"] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =
             regula::compile(&std::fs::read_to_string(path).unwrap()).expect("compiles");
@@ -89,4 +89,49 @@ fn example_games_check_without_warnings_and_play() {
     .unwrap();
     let g = common::load(&src);
     assert_eq!(g.perft(&mut g.start(), 3), 11132);
+}
+
+#[test]
+fn every_keyword_token_of_the_grammar_is_known_to_the_parser() {
+    // The parser drops keyword tokens by rule; a token missing from its list would reach
+    // the tree builders as an unexpected pair.
+    let grammar = std::fs::read_to_string(format!(
+        "{}/grammar/regula.pest",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let parser =
+        std::fs::read_to_string(format!("{}/src/syntax/mod.rs", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let list = &parser[parser.find("fn is_keyword").expect("is_keyword")..];
+    let list = &list[..list.find('}').unwrap()];
+    for token in grammar
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.starts_with("k_"))
+    {
+        assert!(
+            list.contains(&format!("Rule::{token}")),
+            "{token} is missing from is_keyword"
+        );
+    }
+}
+
+fn example(name: &str) -> regula::engine::Engine {
+    let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
+    common::load(&std::fs::read_to_string(path).unwrap())
+}
+
+#[test]
+fn connect_four_reproduces_the_known_move_counts() {
+    let g = example("connect4");
+    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [7, 49, 343, 2401, 16807, 117649, 823536]);
+}
+
+#[test]
+fn othello_reproduces_the_known_move_counts() {
+    let g = example("othello");
+    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [4, 12, 56, 244, 1396, 8200, 55092]);
 }

@@ -687,7 +687,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn single_piece(&mut self, n: &Name) -> Option<u8> {
+    pub(super) fn single_piece(&mut self, n: &Name) -> Option<u8> {
         match self.pieces.iter().position(|p| p.name == n.text) {
             Some(i) => {
                 self.used.insert(n.text.clone());

@@ -39,7 +39,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Direction names and sets, expanded to a list.
-    fn dirs(&mut self, names: &[Name]) -> Vec<DirRef> {
+    fn plain_dirs(&mut self, names: &[Name]) -> Vec<DirRef> {
         let mut out = Vec::new();
         for n in names {
             let t = n.text.as_str();
@@ -92,8 +92,23 @@ impl<'a> Checker<'a> {
         out
     }
 
-    fn single_dir(&mut self, n: &Name) -> Option<DirRef> {
-        let d = self.dirs(std::slice::from_ref(n));
+    /// Directions as written, `opposite` applied.
+    fn dirs(&mut self, names: &[ast::DirName]) -> Vec<DirRef> {
+        let mut out = Vec::new();
+        for d in names {
+            let plain = self.plain_dirs(std::slice::from_ref(&d.name));
+            out.extend(
+                plain
+                    .into_iter()
+                    .map(|r| if d.opposite { opposite(r) } else { r }),
+            );
+        }
+        out
+    }
+
+    fn single_dir(&mut self, d: &ast::DirName) -> Option<DirRef> {
+        let n = &d.name;
+        let d = self.dirs(std::slice::from_ref(d));
         match d.len() {
             1 => Some(d[0]),
             0 => None,
@@ -162,6 +177,14 @@ impl<'a> Checker<'a> {
             .unwrap_or(ir::Test::Empty)
     }
 
+    /// A target condition of a move statement (`… if COND`): it may use `to`.
+    fn target_cond(&mut self, c: &Option<Expr>) -> Option<Option<Cond>> {
+        match c {
+            None => Some(None),
+            Some(e) => self.cond(e).map(Some),
+        }
+    }
+
     fn stmt(&mut self, s: &ast::Stmt) -> Option<ir::Stmt> {
         Some(match s {
             ast::Stmt::For { var, dirs, body } => {
@@ -200,11 +223,20 @@ impl<'a> Checker<'a> {
                     value: value?,
                 }
             }
-            ast::Stmt::Step { dirs, to, then, .. } => {
+            ast::Stmt::Step {
+                dirs,
+                to,
+                cond,
+                then,
+                ..
+            } => {
                 let dirs = self.dirs(dirs);
+                let to = self.target_test(to);
+                let cond = self.target_cond(cond);
                 ir::Stmt::Step {
                     dirs,
-                    to: self.target_test(to),
+                    to,
+                    cond: cond?,
                     then: self.then_block(then),
                 }
             }
@@ -212,6 +244,7 @@ impl<'a> Checker<'a> {
                 dirs,
                 max,
                 to,
+                cond,
                 then,
                 ..
             } => {
@@ -225,10 +258,13 @@ impl<'a> Checker<'a> {
                     }
                     Some((m, _)) => *m as u8,
                 };
+                let to = self.target_test(to);
+                let cond = self.target_cond(cond);
                 ir::Stmt::Slide {
                     dirs,
                     max,
-                    to: self.target_test(to),
+                    to,
+                    cond: cond?,
                     then: self.then_block(then),
                 }
             }
@@ -236,6 +272,7 @@ impl<'a> Checker<'a> {
                 a,
                 b,
                 to,
+                cond,
                 then,
                 span,
             } => {
@@ -264,9 +301,12 @@ impl<'a> Checker<'a> {
                         self.leaps.len() - 1
                     }
                 } as u16;
+                let to = self.target_test(to);
+                let cond = self.target_cond(cond);
                 ir::Stmt::Leap {
                     leap,
-                    to: self.target_test(to),
+                    to,
+                    cond: cond?,
                     then: self.then_block(then),
                 }
             }
@@ -274,20 +314,22 @@ impl<'a> Checker<'a> {
                 target, cond, then, ..
             } => {
                 let target = self.cell(target);
-                let cond = match cond {
-                    Some(c) => self.cond(c),
-                    None => Some(Cond::True),
-                };
+                let cond = self.target_cond(cond);
                 ir::Stmt::MoveTo {
                     target: target?,
+                    cond: cond?.unwrap_or(Cond::True),
+                    then: self.then_block(then),
+                }
+            }
+            ast::Stmt::Place { on, cond, then, .. } => {
+                let on = self.target_test(on);
+                let cond = self.target_cond(cond);
+                ir::Stmt::Place {
+                    on,
                     cond: cond?,
                     then: self.then_block(then),
                 }
             }
-            ast::Stmt::Place { on, then, .. } => ir::Stmt::Place {
-                on: self.target_test(on),
-                then: self.then_block(then),
-            },
         })
     }
 
@@ -337,6 +379,31 @@ impl<'a> Checker<'a> {
                     }
                 })
             }
+            ast::Effect::Along {
+                var,
+                start,
+                dir,
+                test,
+                body,
+            } => {
+                let start = self.cell(start);
+                let dir = self.single_dir(dir);
+                let test = self.test(test);
+                let (start, dir, test) = (start?, dir?, test?);
+                self.scoped(|c| {
+                    let slot = c.alloc_slot(var.span);
+                    c.scope
+                        .vars
+                        .push((var.text.clone(), Value::Cell(CellExpr::Slot(slot))));
+                    ir::Effect::Along {
+                        slot,
+                        start,
+                        dir,
+                        test,
+                        body: c.effects(body),
+                    }
+                })
+            }
             ast::Effect::Let { var, value } => {
                 let value = self.cell(value);
                 let slot = self.alloc_slot(var.span);
@@ -349,6 +416,23 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::Effect::Remove(c) => ir::Effect::Remove(self.cell(c)?),
+            ast::Effect::Flip(c) => ir::Effect::Flip(self.cell(c)?),
+            ast::Effect::Change { at, piece } => {
+                let at = self.cell(at);
+                let piece = self.single_piece(piece);
+                ir::Effect::Change {
+                    at: at?,
+                    piece: piece?,
+                }
+            }
+            ast::Effect::Put { piece, at } => {
+                let piece = self.single_piece(piece);
+                let at = self.cell(at);
+                ir::Effect::Put {
+                    piece: piece?,
+                    at: at?,
+                }
+            }
             ast::Effect::Clear { flag, at } | ast::Effect::Set { flag, at } => {
                 let f = self.flag(flag);
                 let at = self.cell(at);
@@ -530,16 +614,31 @@ impl<'a> Checker<'a> {
                 })
             }
             ExprKind::Find(t) => Value::Cell(CellExpr::Find(Box::new(self.test(t)?))),
-            ExprKind::Count { what, test } => {
+            ExprKind::Count { what, test, along } => {
                 let t = match test {
                     Some(t) => self.test(t)?,
                     None => ir::Test::Any,
                 };
-                Value::Int(match what {
-                    ast::CountWhat::Attacks => IntExpr::CountAttacks(t),
-                    ast::CountWhat::Cells => IntExpr::CountCells(t),
+                Value::Int(match (what, along) {
+                    (ast::CountWhat::Cells, Some((start, dir))) => {
+                        let start = self.cell(start);
+                        let dir = self.single_dir(dir);
+                        IntExpr::Run {
+                            test: t,
+                            start: Box::new(start?),
+                            dir: dir?,
+                        }
+                    }
+                    (ast::CountWhat::Attacks, Some(_)) => {
+                        self.error("E0150", e.span, "`count attacks` cannot be counted along a line").hint =
+                            Some("count a run of cells with `count cells where TEST from CELL toward DIR`".into());
+                        return None;
+                    }
+                    (ast::CountWhat::Attacks, None) => IntExpr::CountAttacks(t),
+                    (ast::CountWhat::Cells, None) => IntExpr::CountCells(t),
                 })
             }
+            ExprKind::Opposite(n) => Value::Dir(opposite(self.single_dir(&plain(n))?)),
             ExprKind::NoMoves => {
                 self.in_place(
                     e.span,
@@ -645,23 +744,28 @@ impl<'a> Checker<'a> {
         };
         match &b.kind {
             ExprKind::Name(n) => self
-                .single_dir(&Name {
+                .single_dir(&plain(&Name {
                     text: n.clone(),
                     span: b.span,
-                })
+                }))
                 .map(|d| (d, 1)),
+            ExprKind::Opposite(n) => self.single_dir(&plain(n)).map(|d| (opposite(d), 1)),
             ExprKind::Binary(BinOp::Mul, x, y) => {
-                let (ExprKind::Name(n), ExprKind::Int(k)) = (&x.kind, &y.kind) else {
+                let ExprKind::Int(k) = y.kind else {
                     return bad(self);
                 };
-                if !(1..=255).contains(k) {
+                if !(1..=255).contains(&k) {
                     return bad(self);
                 }
-                self.single_dir(&Name {
-                    text: n.clone(),
-                    span: x.span,
-                })
-                .map(|d| (d, *k as u8))
+                let d = match &x.kind {
+                    ExprKind::Name(n) => self.single_dir(&plain(&Name {
+                        text: n.clone(),
+                        span: x.span,
+                    })),
+                    ExprKind::Opposite(n) => self.single_dir(&plain(n)).map(opposite),
+                    _ => return bad(self),
+                };
+                d.map(|d| (d, k as u8))
             }
             _ => bad(self),
         }
@@ -1057,6 +1161,23 @@ fn walk_cells(c: &mut Cond, f: &mut dyn FnMut(&mut CellExpr)) {
             walk_cells(body, f);
         }
         Cond::True | Cond::False | Cond::Cmp(..) | Cond::PlayerEq(..) | Cond::NoMoves => {}
+    }
+}
+
+/// The direction pointing the other way.
+fn opposite(d: DirRef) -> DirRef {
+    match d {
+        DirRef::Abs(a) => DirRef::Abs((a + 4) & 7),
+        DirRef::Rel(r) => DirRef::Rel((r + 4) & 7),
+        DirRef::Var(s) => DirRef::Opp(s),
+        DirRef::Opp(s) => DirRef::Var(s),
+    }
+}
+
+fn plain(n: &Name) -> ast::DirName {
+    ast::DirName {
+        name: n.clone(),
+        opposite: false,
     }
 }
 

@@ -196,6 +196,10 @@ impl<'a> Compiler<'a> {
     pub fn int(&mut self, e: &mut IntExpr) {
         match e {
             IntExpr::CountAttacks(t) | IntExpr::CountCells(t) => self.test(t),
+            IntExpr::Run { test, start, .. } => {
+                self.test(test);
+                self.cell(start);
+            }
             IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
                 self.int(a);
                 self.int(b);
@@ -219,14 +223,19 @@ impl<'a> Compiler<'a> {
                     self.stmts(then);
                     self.stmts(otherwise);
                 }
-                Stmt::Step { to, .. } | Stmt::Slide { to, .. } | Stmt::Leap { to, .. } => {
-                    self.test(to)
+                Stmt::Step { to, cond, .. }
+                | Stmt::Slide { to, cond, .. }
+                | Stmt::Leap { to, cond, .. }
+                | Stmt::Place { on: to, cond, .. } => {
+                    self.test(to);
+                    if let Some(c) = cond {
+                        self.cond(c);
+                    }
                 }
                 Stmt::MoveTo { target, cond, .. } => {
                     self.cell(target);
                     self.cond(cond);
                 }
-                Stmt::Place { on, .. } => self.test(on),
             }
         }
     }
@@ -244,7 +253,17 @@ impl<'a> Compiler<'a> {
                     self.effects(otherwise);
                 }
                 Effect::For { body, .. } => self.effects(body),
-                Effect::Let { value, .. } | Effect::Remove(value) => self.cell(value),
+                Effect::Let { value, .. } | Effect::Remove(value) | Effect::Flip(value) => {
+                    self.cell(value)
+                }
+                Effect::Change { at, .. } | Effect::Put { at, .. } => self.cell(at),
+                Effect::Along {
+                    start, test, body, ..
+                } => {
+                    self.cell(start);
+                    self.test(test);
+                    self.effects(body);
+                }
                 Effect::SetFlag { at, .. } => self.cell(at),
                 Effect::Counter { value, .. } => self.int(value),
                 Effect::Again => {}

@@ -46,6 +46,7 @@ impl Engine {
             DirRef::Abs(a) => a,
             DirRef::Rel(r) => (self.forward[cx.me as usize] + r) & 7,
             DirRef::Var(s) => cx.slots[s as usize] as u8,
+            DirRef::Opp(s) => (cx.slots[s as usize] as u8 + 4) & 7,
         }
     }
 
@@ -241,6 +242,16 @@ impl Engine {
             IntExpr::CountCells(t) => {
                 (0..self.cells).filter(|&c| self.test(st, cx, c, t)).count() as i64
             }
+            IntExpr::Run { test, start, dir } => {
+                let c = self.cell(st, cx, start);
+                if c == NONE {
+                    return 0;
+                }
+                let ray = self.ray(c, self.dir(cx, *dir));
+                ray.iter()
+                    .take_while(|&&x| self.test(st, cx, x, test))
+                    .count() as i64
+            }
             IntExpr::CountAttacks(t) => {
                 let mut n = 0i64;
                 let mut acx = Ctx::new(cx.me);
@@ -315,13 +326,19 @@ impl Engine {
                         self.generate(st, cx, piece, otherwise, emit)
                     }
                 }
-                Stmt::Step { dirs, to, then } => {
+                Stmt::Step {
+                    dirs,
+                    to,
+                    cond,
+                    then,
+                } => {
                     let mut stop = false;
                     if cx.from != NONE {
                         for &d in dirs {
                             let c = self.step(cx.from, self.dir(cx, d));
                             if c != NONE
                                 && self.test(st, cx, c, to)
+                                && self.target_holds(st, cx, c, cond)
                                 && self.emit(cx, piece, c, *then, emit)
                             {
                                 stop = true;
@@ -335,13 +352,22 @@ impl Engine {
                     dirs,
                     max,
                     to,
+                    cond,
                     then,
-                } => self.slide(st, cx, piece, dirs, *max, to, *then, emit),
-                Stmt::Leap { leap, to, then } => {
+                } => self.slide(st, cx, piece, dirs, *max, (to, cond.as_ref()), *then, emit),
+                Stmt::Leap {
+                    leap,
+                    to,
+                    cond,
+                    then,
+                } => {
                     let mut stop = false;
                     if cx.from != NONE {
                         for &c in self.leap_targets(*leap, cx.from) {
-                            if self.test(st, cx, c, to) && self.emit(cx, piece, c, *then, emit) {
+                            if self.test(st, cx, c, to)
+                                && self.target_holds(st, cx, c, cond)
+                                && self.emit(cx, piece, c, *then, emit)
+                            {
                                 stop = true;
                                 break;
                             }
@@ -362,11 +388,14 @@ impl Engine {
                         false
                     }
                 }
-                Stmt::Place { on, then } => {
+                Stmt::Place { on, cond, then } => {
                     let mut stop = false;
                     if cx.from == NONE {
                         for c in 0..self.cells {
-                            if self.test(st, cx, c, on) && self.emit(cx, piece, c, *then, emit) {
+                            if self.test(st, cx, c, on)
+                                && self.target_holds(st, cx, c, cond)
+                                && self.emit(cx, piece, c, *then, emit)
+                            {
                                 stop = true;
                                 break;
                             }
@@ -390,7 +419,7 @@ impl Engine {
         piece: u8,
         dirs: &[DirRef],
         max: u8,
-        to: &Test,
+        (to, cond): (&Test, Option<&Cond>),
         then: Option<u16>,
         emit: &mut F,
     ) -> bool {
@@ -410,6 +439,14 @@ impl Engine {
                     Some(t) => t[k as usize].has(c),
                     None => self.test(st, cx, c, to),
                 };
+                let hit = hit
+                    && match cond {
+                        None => true,
+                        Some(k) => {
+                            cx.to = c;
+                            self.cond(st, cx, k)
+                        }
+                    };
                 if hit && self.emit(cx, piece, c, then, emit) {
                     return true;
                 }
@@ -419,6 +456,18 @@ impl Engine {
             }
         }
         false
+    }
+
+    /// A statement's `if` condition on its target, with `to` bound to that target.
+    #[inline]
+    fn target_holds(&self, st: &State, cx: &mut Ctx, c: u16, cond: &Option<Cond>) -> bool {
+        match cond {
+            None => true,
+            Some(k) => {
+                cx.to = c;
+                self.cond(st, cx, k)
+            }
+        }
     }
 
     #[inline]
@@ -549,6 +598,46 @@ impl Engine {
                     };
                 }
                 Effect::Again => cx.again = true,
+                Effect::Along {
+                    slot,
+                    start,
+                    dir,
+                    test,
+                    body,
+                } => {
+                    let c = self.cell(st, cx, start);
+                    if c == NONE {
+                        continue;
+                    }
+                    let ray = self.ray(c, self.dir(cx, *dir));
+                    for &x in ray {
+                        if !self.test(st, cx, x, test) {
+                            break;
+                        }
+                        cx.slots[*slot as usize] = x;
+                        self.effects(st, cx, body);
+                    }
+                }
+                Effect::Flip(at) => {
+                    let c = self.cell(st, cx, at);
+                    let k = if c == NONE { 0 } else { st.board[c as usize] };
+                    if k != 0 {
+                        self.put(st, c, code(1 - owner_of(k), piece_of(k)));
+                    }
+                }
+                Effect::Change { at, piece } => {
+                    let c = self.cell(st, cx, at);
+                    let k = if c == NONE { 0 } else { st.board[c as usize] };
+                    if k != 0 {
+                        self.put(st, c, code(owner_of(k), *piece));
+                    }
+                }
+                Effect::Put { piece, at } => {
+                    let c = self.cell(st, cx, at);
+                    if c != NONE {
+                        self.put(st, c, code(cx.me, *piece));
+                    }
+                }
             }
         }
     }

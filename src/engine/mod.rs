@@ -211,7 +211,7 @@ impl Engine {
                 match *d {
                     ir::DirRef::Abs(a) => v.push(a),
                     ir::DirRef::Rel(r) => v.extend(self.forward.map(|f| (f + r) & 7)),
-                    ir::DirRef::Var(_) => v.extend(0..8),
+                    ir::DirRef::Var(_) | ir::DirRef::Opp(_) => v.extend(0..8),
                 }
             }
             v

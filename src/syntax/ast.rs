@@ -15,6 +15,13 @@ pub struct Name {
     pub span: Span,
 }
 
+/// A direction as written: a name, possibly reversed with `opposite`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirName {
+    pub name: Name,
+    pub opposite: bool,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub items: Vec<Item>,
@@ -139,7 +146,7 @@ pub enum Outcome {
 pub enum Stmt {
     For {
         var: Name,
-        dirs: Vec<Name>,
+        dirs: Vec<DirName>,
         body: Vec<Stmt>,
     },
     If {
@@ -152,15 +159,17 @@ pub enum Stmt {
         value: Expr,
     },
     Step {
-        dirs: Vec<Name>,
+        dirs: Vec<DirName>,
         to: Option<Test>,
+        cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
     },
     Slide {
-        dirs: Vec<Name>,
+        dirs: Vec<DirName>,
         max: Option<(i64, Span)>,
         to: Option<Test>,
+        cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
     },
@@ -168,6 +177,7 @@ pub enum Stmt {
         a: i64,
         b: i64,
         to: Option<Test>,
+        cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
     },
@@ -179,6 +189,7 @@ pub enum Stmt {
     },
     Place {
         on: Option<Test>,
+        cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
     },
@@ -193,7 +204,15 @@ pub enum Effect {
     },
     For {
         var: Name,
-        dirs: Vec<Name>,
+        dirs: Vec<DirName>,
+        body: Vec<Effect>,
+    },
+    /// `for c from CELL toward DIR while TEST { … }`: the cells along a line.
+    Along {
+        var: Name,
+        start: Expr,
+        dir: DirName,
+        test: Test,
         body: Vec<Effect>,
     },
     Let {
@@ -214,6 +233,15 @@ pub enum Effect {
         name: Name,
         op: CounterOp,
         value: Expr,
+    },
+    Flip(Expr),
+    Change {
+        at: Expr,
+        piece: Name,
+    },
+    Put {
+        piece: Name,
+        at: Expr,
     },
 }
 
@@ -264,20 +292,23 @@ pub enum ExprKind {
     Quant {
         all: bool,
         var: Name,
-        dirs: Vec<Name>,
+        dirs: Vec<DirName>,
         body: Box<Expr>,
     },
     First {
         test: Test,
         start: Box<Expr>,
-        dir: Name,
+        dir: DirName,
     },
     Find(Test),
+    /// `count …`; with `from CELL toward DIR`, the run of consecutive cells there.
     Count {
         what: CountWhat,
         test: Option<Test>,
+        along: Option<(Box<Expr>, DirName)>,
     },
     NoMoves,
+    Opposite(Name),
     Call(Name, Vec<Expr>),
 }
 

@@ -423,6 +423,11 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_higher
             | Rule::k_rank
             | Rule::k_file
+            | Rule::k_flip
+            | Rule::k_change
+            | Rule::k_put
+            | Rule::k_while
+            | Rule::k_opposite
     )
 }
 
@@ -649,20 +654,48 @@ fn block(p: Pair<Rule>) -> Vec<Stmt> {
     p.into_inner().map(stmt).collect()
 }
 
-fn clauses(
-    inner: &mut std::iter::Peekable<std::vec::IntoIter<Pair<Rule>>>,
-) -> (Option<Test>, Vec<Effect>) {
-    let mut to = None;
-    let mut then = Vec::new();
-    for c in inner.by_ref() {
-        match c.as_rule() {
-            Rule::to_clause => to = Some(test(meaningful(c).remove(0))),
-            Rule::then_clause => then = effects(meaningful(c).remove(0)),
-            Rule::test | Rule::test_unary => to = Some(test(c)),
+fn dir_name(p: Pair<Rule>) -> DirName {
+    let opposite = p
+        .clone()
+        .into_inner()
+        .any(|q| q.as_rule() == Rule::k_opposite);
+    let n = p
+        .into_inner()
+        .find(|q| q.as_rule() == Rule::name)
+        .expect("direction name");
+    DirName {
+        name: name(n),
+        opposite,
+    }
+}
+
+fn dir_names(p: Pair<Rule>) -> Vec<DirName> {
+    p.into_inner().map(dir_name).collect()
+}
+
+/// The optional `to TEST`, `if COND` and `then { … }` clauses of a move statement.
+struct Clauses {
+    to: Option<Test>,
+    cond: Option<Expr>,
+    then: Vec<Effect>,
+}
+
+fn clauses(inner: &mut std::iter::Peekable<std::vec::IntoIter<Pair<Rule>>>) -> Clauses {
+    let mut c = Clauses {
+        to: None,
+        cond: None,
+        then: Vec::new(),
+    };
+    for p in inner.by_ref() {
+        match p.as_rule() {
+            Rule::to_clause => c.to = Some(test(meaningful(p).remove(0))),
+            Rule::if_clause => c.cond = Some(expr(meaningful(p).remove(0))),
+            Rule::then_clause => c.then = effects(meaningful(p).remove(0)),
+            Rule::test | Rule::test_unary => c.to = Some(test(p)),
             _ => {}
         }
     }
-    (to, then)
+    c
 }
 
 fn stmt(p: Pair<Rule>) -> Stmt {
@@ -672,7 +705,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
     match rule {
         Rule::for_stmt => {
             let var = name(inner.next().expect("var"));
-            let dirs = names(inner.next().expect("dirs"));
+            let dirs = dir_names(inner.next().expect("dirs"));
             Stmt::For {
                 var,
                 dirs,
@@ -698,61 +731,65 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             value: expr(inner.next().expect("value")),
         },
         Rule::step_stmt => {
-            let dirs = names(inner.next().expect("dirs"));
-            let (to, then) = clauses(&mut inner);
+            let dirs = dir_names(inner.next().expect("dirs"));
+            let c = clauses(&mut inner);
             Stmt::Step {
                 dirs,
-                to,
-                then,
+                to: c.to,
+                cond: c.cond,
+                then: c.then,
                 span: sp,
             }
         }
         Rule::slide_stmt => {
-            let dirs = names(inner.next().expect("dirs"));
+            let dirs = dir_names(inner.next().expect("dirs"));
             let mut max = None;
             if inner.peek().map(|q| q.as_rule()) == Some(Rule::max_clause) {
                 let m = inner.next().expect("max");
                 let msp = span(&m);
                 max = Some((int(meaningful(m).remove(0)), msp));
             }
-            let (to, then) = clauses(&mut inner);
+            let c = clauses(&mut inner);
             Stmt::Slide {
                 dirs,
                 max,
-                to,
-                then,
+                to: c.to,
+                cond: c.cond,
+                then: c.then,
                 span: sp,
             }
         }
         Rule::leap_stmt => {
             let a = int(inner.next().expect("a"));
             let b = int(inner.next().expect("b"));
-            let (to, then) = clauses(&mut inner);
+            let c = clauses(&mut inner);
             Stmt::Leap {
                 a,
                 b,
-                to,
-                then,
+                to: c.to,
+                cond: c.cond,
+                then: c.then,
                 span: sp,
             }
         }
         Rule::move_stmt => {
             let target = expr(inner.next().expect("target"));
-            let mut cond = None;
-            if inner.peek().map(|q| q.as_rule()) == Some(Rule::expr) {
-                cond = Some(expr(inner.next().expect("cond")));
-            }
-            let (_, then) = clauses(&mut inner);
+            let c = clauses(&mut inner);
             Stmt::MoveTo {
                 target,
-                cond,
-                then,
+                cond: c.cond,
+                then: c.then,
                 span: sp,
             }
         }
         Rule::place_stmt => {
-            let (on, then) = clauses(&mut inner);
-            Stmt::Place { on, then, span: sp }
+            let c = clauses(&mut inner);
+            Stmt::Place {
+                on: c.to,
+                cond: c.cond,
+                then: c.then,
+                span: sp,
+            }
         }
         other => unreachable!("grammar statement {other:?}"),
     }
@@ -783,10 +820,23 @@ fn effect(p: Pair<Rule>) -> Effect {
         }
         Rule::for_effect => {
             let var = name(inner.next().expect("var"));
-            let dirs = names(inner.next().expect("dirs"));
+            let dirs = dir_names(inner.next().expect("dirs"));
             Effect::For {
                 var,
                 dirs,
+                body: effects(inner.next().expect("body")),
+            }
+        }
+        Rule::along_effect => {
+            let var = name(inner.next().expect("var"));
+            let start = expr(inner.next().expect("start"));
+            let dir = dir_name(inner.next().expect("dir"));
+            let t = test(inner.next().expect("test"));
+            Effect::Along {
+                var,
+                start,
+                dir,
+                test: t,
                 body: effects(inner.next().expect("body")),
             }
         }
@@ -795,6 +845,21 @@ fn effect(p: Pair<Rule>) -> Effect {
             value: expr(inner.next().expect("value")),
         },
         Rule::remove_eff => Effect::Remove(expr(inner.next().expect("cell"))),
+        Rule::flip_eff => Effect::Flip(expr(inner.next().expect("cell"))),
+        Rule::change_eff => {
+            let at = expr(inner.next().expect("cell"));
+            Effect::Change {
+                at,
+                piece: name(inner.next().expect("piece")),
+            }
+        }
+        Rule::put_eff => {
+            let piece = name(inner.next().expect("piece"));
+            Effect::Put {
+                piece,
+                at: expr(inner.next().expect("cell")),
+            }
+        }
         Rule::clear_eff => Effect::Clear {
             flag: name(inner.next().expect("flag")),
             at: expr(inner.next().expect("at")),
@@ -919,7 +984,7 @@ fn expr(p: Pair<Rule>) -> Expr {
             let all = inner.next().expect("kind").as_rule() == Rule::k_all;
             let mut rest = inner.filter(|q| q.as_rule() != Rule::k_in);
             let var = name(rest.next().expect("var"));
-            let dirs = names(rest.next().expect("dirs"));
+            let dirs = dir_names(rest.next().expect("dirs"));
             let body = Box::new(expr(rest.next().expect("body")));
             Expr {
                 kind: ExprKind::Quant {
@@ -935,7 +1000,7 @@ fn expr(p: Pair<Rule>) -> Expr {
             let mut inner = meaningful(p).into_iter();
             let t = test(inner.next().expect("test"));
             let start = Box::new(expr(inner.next().expect("start")));
-            let dir = name(inner.next().expect("dir"));
+            let dir = dir_name(inner.next().expect("dir"));
             Expr {
                 kind: ExprKind::First {
                     test: t,
@@ -957,12 +1022,29 @@ fn expr(p: Pair<Rule>) -> Expr {
             } else {
                 CountWhat::Cells
             };
-            let t = inner.find(|q| q.as_rule() != Rule::k_where).map(test);
+            let rest: Vec<Pair<Rule>> = inner.filter(|q| !is_keyword(q.as_rule())).collect();
+            let mut t = None;
+            let mut along = None;
+            let mut it = rest.into_iter().peekable();
+            if it.peek().is_some_and(|q| q.as_rule() == Rule::test_unary) {
+                t = it.next().map(test);
+            }
+            if let (Some(start), Some(dir)) = (it.next(), it.next()) {
+                along = Some((Box::new(expr(start)), dir_name(dir)));
+            }
             Expr {
-                kind: ExprKind::Count { what, test: t },
+                kind: ExprKind::Count {
+                    what,
+                    test: t,
+                    along,
+                },
                 span: sp,
             }
         }
+        Rule::opposite => Expr {
+            kind: ExprKind::Opposite(name(meaningful(p).remove(0))),
+            span: sp,
+        },
         Rule::no_moves => Expr {
             kind: ExprKind::NoMoves,
             span: sp,

@@ -1,0 +1,96 @@
+//! The general constructs that no shipped game needs, each on a small game of its own:
+//! target conditions, piece changes, lines of cells, runs and opposite directions.
+
+mod common;
+use common::*;
+use regula::engine::Outcome;
+
+const HEAD: &str =
+    "game \"T\" { }\nplayers { white forward north  black forward south }\nboard 5 x 5\n";
+
+fn game_with(rest: &str) -> regula::engine::Engine {
+    load(&format!("{HEAD}{rest}"))
+}
+
+#[test]
+fn a_target_condition_filters_steps_slides_leaps_and_placements() {
+    let g = game_with(
+        "piece Rook letter R\npiece Knight letter N\npiece Man letter M\nregion centre = c3\n\
+         setup { white Rook a1  white Knight e1  black Man e5 }\nhand { white Man 1 }\n\
+         moves Rook { slide orthogonal to empty if to + north is empty and not (to in centre) }\n\
+         moves Knight { leap 1 2 to empty if to + west is empty }\n\
+         moves Man { step forward to empty if to + forward is empty  place on empty if to + north is friend }\n\
+         end { when no moves: next loses }\n",
+    );
+    let m = moves(&g, &g.start());
+    // The Rook may not stop below an occupied cell: a5 has nothing north (off the board).
+    assert!(
+        m.contains(&"a1-a4".to_string()) && !m.contains(&"a1-a5".to_string()),
+        "{m:?}"
+    );
+    assert!(m.contains(&"a1-b1".to_string()) && m.contains(&"a1-d1".to_string()));
+    // The Knight: c2 (b2 empty) and d3 (c3 empty) both qualify.
+    assert!(m.contains(&"e1-c2".to_string()) && m.contains(&"e1-d3".to_string()));
+    // Placement only just below a friendly piece: a1 and e1 have nothing below, so none.
+    let places: Vec<&String> = m.iter().filter(|s| s.starts_with("M@")).collect();
+    assert!(places.is_empty(), "{places:?}");
+}
+
+#[test]
+fn change_turns_a_piece_into_another_type() {
+    let g = game_with(
+        "piece Pawn letter P\npiece Queen letter Q\nregion last-rank { white: rank 5  black: rank 1 }\n\
+         setup { white Pawn a4  black Pawn e2 }\n\
+         moves Pawn { step forward to empty then { if to in last-rank { change to to Queen } } }\n\
+         moves Queen { slide all to not friend }\nend { when no moves: next loses }\n",
+    );
+    let pos = after(&g, "a4-a5");
+    assert_eq!(at(&g, &pos, "a5"), Some('Q'), "the pawn is promoted");
+    let pos = after(&g, "a4-a5 e2-e1");
+    assert_eq!(at(&g, &pos, "e1"), Some('q'), "black's last rank is rank 1");
+}
+
+#[test]
+fn put_creates_a_piece_of_the_mover() {
+    // An Amazons-like rule: after each move, an arrow blocks the square moved from.
+    let g = game_with(
+        "piece Queen letter Q\npiece Arrow letter A\nsetup { white Queen a1  black Queen e5 }\n\
+         moves Queen { slide all to empty then { put Arrow at from } }\nend { when no moves: next loses }\n",
+    );
+    let pos = after(&g, "a1-c3");
+    assert_eq!(at(&g, &pos, "a1"), Some('A'));
+    assert!(!has(&g, &pos, "e5-a1"), "arrows block");
+}
+
+#[test]
+fn flip_along_a_line_turns_over_the_pieces_passed() {
+    let g = game_with(
+        "piece Disc letter D\nsetup { white Disc a1  black Disc b1 c1 d1 }\n\
+         moves Disc { step north to empty then { for c from a1 toward east while enemy { flip c } } }\n\
+         end { when no moves: next loses }\n",
+    );
+    let pos = after(&g, "a1-a2");
+    for sq in ["b1", "c1", "d1"] {
+        assert_eq!(at(&g, &pos, sq), Some('D'), "{sq} flipped to white");
+    }
+}
+
+#[test]
+fn runs_count_consecutive_cells_and_opposite_reverses_a_direction() {
+    let g = game_with(
+        "piece Stone letter S\nsetup { white Stone a3 b3 d3  black Stone e1 }\n\
+         moves Stone { step north to empty }\n\
+         end {\n  when count cells where white Stone from c3 toward west == 2 and count cells where white Stone from c3 toward opposite west == 1\n    and c3 + opposite east is white Stone: draw\n}\n",
+    );
+    assert_eq!(outcome(&g, &g.start()), Some(Outcome::Draw));
+}
+
+#[test]
+fn opposite_of_a_loop_variable() {
+    let g = game_with(
+        "piece Stone letter S\nsetup { white Stone c3 c4  black Stone a1 }\nmoves Stone { step north to empty }\n\
+         end { when any d in all: (c3 + d is white Stone and c3 + opposite d is empty and c3 + d * 2 is empty): draw }\n",
+    );
+    // d = north: c4 is white, c2 (opposite) is empty, c5 is empty.
+    assert_eq!(outcome(&g, &g.start()), Some(Outcome::Draw));
+}
