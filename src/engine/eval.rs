@@ -426,28 +426,47 @@ impl Engine {
         if cx.from == NONE {
             return false;
         }
-        // The common case, a precomputed target test, is resolved once for all directions.
-        let table = match to {
-            Test::Table(i) => Some(&self.tables[*i as usize][cx.me as usize]),
-            _ => None,
-        };
+        // The common case: a precomputed target test and no condition, in its own loop.
+        if let (Test::Table(i), None) = (to, cond) {
+            let table = &self.tables[*i as usize][(cx.me & 1) as usize];
+            return self.slide_table(st, cx, piece, dirs, max, table, then, emit);
+        }
         for &d in dirs {
             let ray = self.ray(cx.from, self.dir(cx, d));
             for &c in &ray[..ray.len().min(max as usize)] {
                 let k = st.board[c as usize];
-                let hit = match table {
-                    Some(t) => t[k as usize].has(c),
-                    None => self.test(st, cx, c, to),
-                };
-                let hit = hit
-                    && match cond {
-                        None => true,
-                        Some(k) => {
-                            cx.to = c;
-                            self.cond(st, cx, k)
-                        }
-                    };
-                if hit && self.emit(cx, piece, c, then, emit) {
+                if self.test(st, cx, c, to)
+                    && self.target_holds_ref(st, cx, c, cond)
+                    && self.emit(cx, piece, c, then, emit)
+                {
+                    return true;
+                }
+                if k != 0 {
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn slide_table<F: FnMut(&Move) -> bool>(
+        &self,
+        st: &State,
+        cx: &mut Ctx,
+        piece: u8,
+        dirs: &[DirRef],
+        max: u8,
+        table: &[Bits; super::compile::CODES],
+        then: Option<u16>,
+        emit: &mut F,
+    ) -> bool {
+        for &d in dirs {
+            let ray = self.ray(cx.from, self.dir(cx, d));
+            for &c in &ray[..ray.len().min(max as usize)] {
+                let k = st.board[c as usize];
+                if table[k as usize].has(c) && self.emit(cx, piece, c, then, emit) {
                     return true;
                 }
                 if k != 0 {
@@ -461,6 +480,11 @@ impl Engine {
     /// A statement's `if` condition on its target, with `to` bound to that target.
     #[inline]
     fn target_holds(&self, st: &State, cx: &mut Ctx, c: u16, cond: &Option<Cond>) -> bool {
+        self.target_holds_ref(st, cx, c, cond.as_ref())
+    }
+
+    #[inline]
+    fn target_holds_ref(&self, st: &State, cx: &mut Ctx, c: u16, cond: Option<&Cond>) -> bool {
         match cond {
             None => true,
             Some(k) => {
