@@ -442,7 +442,7 @@ impl<'a> Checker<'a> {
         let mut score = None;
         let mut end = Vec::new();
         let mut always_ends = false;
-        let mut occupied: std::collections::HashMap<Cell, Span> = Default::default();
+        let mut occupied: std::collections::HashSet<Cell> = Default::default();
         self.has_score = file.items.iter().any(|i| matches!(i, Item::Score(_)));
         for item in &file.items {
             match item {
@@ -466,9 +466,7 @@ impl<'a> Checker<'a> {
                             continue;
                         };
                         for cell in cells {
-                            if let Some(prev) = occupied.insert(cell, e.piece.span) {
-                                let (line, _) = (prev.start, 0);
-                                let _ = line;
+                            if !occupied.insert(cell) {
                                 let sq = self.cell_name(cell);
                                 self.error("E0130", e.piece.span, format!("square {sq} is given two pieces in the setup"))
                                     .hint = Some("each square holds at most one piece; remove one of the entries".into());
