@@ -94,3 +94,31 @@ fn opposite_of_a_loop_variable() {
     // d = north: c4 is white, c2 (opposite) is empty, c5 is empty.
     assert_eq!(outcome(&g, &g.start()), Some(Outcome::Draw));
 }
+
+#[test]
+fn move_rules_can_read_the_last_move() {
+    // En passant: a pawn that has just made a double step can be taken by a pawn beside it,
+    // moving diagonally behind it.
+    let g = game_with(
+        "piece Pawn letter P\nregion start { white: rank 2  black: rank 4 }\n\
+         setup { white Pawn b2 a1  black Pawn c4 e5 }\n\
+         moves Pawn {\n  step forward to empty\n  if from in start { move to from + forward * 2 if from + forward is empty and to is empty }\n\
+           for side in east, west {\n    if last-to == from + side and last-to is enemy Pawn and last-from == last-to + forward * 2 {\n\
+               move to from + side + forward if to is empty then { remove from + side }\n    }\n  }\n}\n\
+         end { when no moves: next loses }\n",
+    );
+    let pos = after(&g, "b2-b4");
+    assert!(has(&g, &pos, "c4-b3"), "{:?}", moves(&g, &pos));
+    let mut taken = pos.clone();
+    play(&g, &mut taken, "c4-b3");
+    assert_eq!(
+        at(&g, &taken, "b4"),
+        None,
+        "the double-stepped pawn is removed"
+    );
+    let later = after(&g, "a1-a2 e5-e4 b2-b4 e4-e3 a2-a3");
+    assert!(
+        !has(&g, &later, "c4-b3"),
+        "only right after the double step"
+    );
+}

@@ -244,7 +244,7 @@ pub const CODES: &[(&str, &str, &str, &str, &str)] = &[
     (
         "E0151",
         "not known here",
-        "Some values exist only in some places: `from` and `to` in move rules and effects, `last-to` in effects and end rules, `no moves` and `next` in end rules, `mover` outside end rules.",
+        "Some values exist only in some places: `from` and `to` in move rules, effects and `legal if`, `no moves` and `next` in end rules, `mover` outside end rules.",
         "end { when to in edge: white wins }",
         "end { when last-to in edge: white wins }",
     ),

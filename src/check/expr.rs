@@ -855,25 +855,11 @@ impl<'a> Checker<'a> {
         if let Some(i) = self.players.iter().position(|p| p.name == t) {
             return Some(Value::Player(PlayerRef::Named(i as u8)));
         }
-        let end_only = |c: &mut Self, what: &str| {
-            c.in_place(
-                n.span,
-                what,
-                &[Place::End, Place::Effect],
-                "it describes the last move; use `from`/`to` in move rules",
-            )
-        };
         Some(match t {
             "true" => Value::Bool(Cond::True),
             "false" => Value::Bool(Cond::False),
-            "last-to" => {
-                end_only(self, "`last-to`")?;
-                Value::Cell(CellExpr::LastTo)
-            }
-            "last-from" => {
-                end_only(self, "`last-from`")?;
-                Value::Cell(CellExpr::LastFrom)
-            }
+            "last-to" => Value::Cell(CellExpr::LastTo),
+            "last-from" => Value::Cell(CellExpr::LastFrom),
             "moves-made" => Value::Int(IntExpr::MovesMade),
             "passes" => Value::Int(IntExpr::Passes),
             "turns" => Value::Int(IntExpr::Turns),
