@@ -13,6 +13,10 @@ use state::{Bits, Move, MoveKind, NONE, State, code, owner_of, piece_of};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+/// Hand counts are hashed modulo this: two positions that differ only by this many pieces
+/// in one hand (with the same board) would look alike, which placement games never reach.
+const HAND_KEYS: usize = 256;
+
 const DELTAS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
@@ -158,10 +162,12 @@ impl Engine {
         let may_duplicate = g.moves.iter().map(|m| emitters(m) > 1).collect();
         // splitmix64: fixed keys so that hashes are the same on every run.
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let zobrist =
-            (0..cells as usize * 64 + ir::MAX_FLAGS * cells as usize + 2 + 2 * ir::MAX_PIECES * 16)
-                .map(|_| search::splitmix(&mut seed))
-                .collect();
+        let zobrist = (0..cells as usize * 64
+            + ir::MAX_FLAGS * cells as usize
+            + 2
+            + 2 * ir::MAX_PIECES * HAND_KEYS)
+            .map(|_| search::splitmix(&mut seed))
+            .collect();
         let mut e = Engine {
             program,
             cells,
@@ -364,8 +370,9 @@ impl Engine {
     #[inline]
     fn zobrist_hand(&self, p: u8, piece: u8, count: u16) -> u64 {
         let base = self.cells as usize * (64 + ir::MAX_FLAGS);
-        self.zobrist
-            [base + (p as usize * ir::MAX_PIECES + piece as usize) * 16 + (count as usize & 15)]
+        self.zobrist[base
+            + (p as usize * ir::MAX_PIECES + piece as usize) * HAND_KEYS
+            + (count as usize % HAND_KEYS)]
     }
 
     /// Writes a cell, keeping the position hash current.
