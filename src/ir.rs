@@ -218,6 +218,8 @@ pub enum Cond {
     },
     /// The player to move has no legal move (a pass excluded).
     NoMoves,
+    /// The condition from another player's point of view.
+    As(PlayerRef, Box<Cond>),
     /// Compute a cell once, bind it to a slot, then evaluate the body.
     Let {
         slot: Slot,

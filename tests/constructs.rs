@@ -122,3 +122,29 @@ fn move_rules_can_read_the_last_move() {
         "only right after the double step"
     );
 }
+
+#[test]
+fn as_evaluates_a_condition_from_another_players_point_of_view() {
+    // Breakthrough-style goal rows given per player: in end rules the point of view is the
+    // player to move, so the mover's own goal needs `as previous:`.
+    let g = game_with(
+        "piece Pawn letter P\nregion goal { white: rank 5  black: rank 1 }\nsetup { white Pawn a4 b2  black Pawn e4 }\n\
+         moves Pawn { step forward to empty }\n\
+         define king-row = find friend Pawn\n\
+         end {\n  when as previous: (last-to in goal and (any d in all: king-row is Pawn)): previous wins\n  when no moves: next loses\n}\n",
+    );
+    let pos = after(&g, "a4-a5");
+    assert_eq!(
+        outcome(&g, &pos),
+        Some(Outcome::Win(0)),
+        "white reached its own goal row"
+    );
+    let pos = after(&g, "b2-b3");
+    assert_eq!(outcome(&g, &pos), None, "rank 3 is nobody's goal");
+    // Without `as`, the same region is read for the player to move (black: rank 1).
+    let plain = game_with(
+        "piece Pawn letter P\nregion goal { white: rank 5  black: rank 1 }\nsetup { white Pawn a4  black Pawn e4 }\n\
+         moves Pawn { step forward to empty }\nend {\n  when last-to in goal: previous wins\n  when no moves: next loses\n}\n",
+    );
+    assert_eq!(outcome(&plain, &after(&plain, "a4-a5")), None);
+}

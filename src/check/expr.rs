@@ -639,6 +639,27 @@ impl<'a> Checker<'a> {
                 })
             }
             ExprKind::Opposite(n) => Value::Dir(opposite(self.single_dir(&plain(n))?)),
+            ExprKind::As(who, body) => {
+                let who = match self.value(&Expr {
+                    kind: ExprKind::Name(who.text.clone()),
+                    span: who.span,
+                })? {
+                    Value::Player(p) => p,
+                    v => {
+                        self.error(
+                            "E0150",
+                            who.span,
+                            format!("expected a player, found {}", v.kind()),
+                        )
+                        .hint = Some(
+                            "write `as PLAYER: CONDITION`, e.g. `as previous: last-to in goal`"
+                                .into(),
+                        );
+                        return None;
+                    }
+                };
+                Value::Bool(Cond::As(who, Box::new(self.cond(body)?)))
+            }
             ExprKind::NoMoves => {
                 self.in_place(
                     e.span,
@@ -1140,6 +1161,8 @@ fn walk_cells(c: &mut Cond, f: &mut dyn FnMut(&mut CellExpr)) {
             cell(b, f);
         }
         Cond::Not(x) => walk_cells(x, f),
+        // Another point of view: its `find`s mean something else, so they stay inside.
+        Cond::As(..) => {}
         Cond::And(v) | Cond::Or(v) => v.iter_mut().for_each(|x| walk_cells(x, f)),
         Cond::Exists { body, .. } | Cond::Forall { body, .. } => walk_cells(body, f),
         Cond::Let { value, body, .. } => {

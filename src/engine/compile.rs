@@ -171,7 +171,7 @@ impl<'a> Compiler<'a> {
                 self.cell(a);
                 self.cell(b);
             }
-            Cond::Not(x) => self.cond(x),
+            Cond::Not(x) | Cond::As(_, x) => self.cond(x),
             Cond::And(v) => {
                 merge_tests_on_same_cell(v);
                 v.iter_mut().for_each(|x| self.cond(x));

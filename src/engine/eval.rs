@@ -221,6 +221,11 @@ impl Engine {
                 self.cond(st, cx, body)
             }),
             Cond::NoMoves => cx.no_moves,
+            Cond::As(p, c) => {
+                let mut inner = *cx;
+                inner.me = self.player(st, cx, *p);
+                self.cond(st, &mut inner, c)
+            }
             Cond::Let { slot, value, body } => {
                 cx.slots[*slot as usize] = self.cell(st, cx, value);
                 self.cond(st, cx, body)

@@ -309,6 +309,8 @@ pub enum ExprKind {
     },
     NoMoves,
     Opposite(Name),
+    /// `as PLAYER: CONDITION`, the condition from that player's point of view.
+    As(Name, Box<Expr>),
     Call(Name, Vec<Expr>),
 }
 

@@ -428,6 +428,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_put
             | Rule::k_while
             | Rule::k_opposite
+            | Rule::k_as
     )
 }
 
@@ -1038,6 +1039,15 @@ fn expr(p: Pair<Rule>) -> Expr {
                     test: t,
                     along,
                 },
+                span: sp,
+            }
+        }
+        Rule::viewpoint => {
+            let mut inner = meaningful(p).into_iter();
+            let who = name(inner.next().expect("player"));
+            let body = Box::new(expr(inner.next().expect("body")));
+            Expr {
+                kind: ExprKind::As(who, body),
                 span: sp,
             }
         }
