@@ -125,3 +125,18 @@ fn errors_md_is_generated_from_the_catalogue() {
         "docs/ERRORS.md is stale: run REGULA_BLESS=1 cargo test --release --test diagnostics"
     );
 }
+
+#[test]
+fn syntax_errors_in_several_sections_are_all_reported() {
+    let source = files()
+        .into_iter()
+        .find(|(n, _)| n == "E0001_several_syntax_errors")
+        .unwrap()
+        .1;
+    let diags = diagnose(&source);
+    let lines: Vec<usize> = diags
+        .iter()
+        .map(|d| regula::diag::line_col(&source, d.span.start).0)
+        .collect();
+    assert_eq!(lines, [5, 7, 9], "one error per broken section: {diags:#?}");
+}

@@ -37,8 +37,10 @@ pub fn parse(source: &str) -> Result<File, Vec<Diagnostic>> {
             )),
         ]);
     }
-    let mut pairs =
-        Grammar::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, e)])?;
+    let mut pairs = match Grammar::parse(Rule::file, source) {
+        Ok(pairs) => pairs,
+        Err(e) => return Err(all_syntax_errors(source, e)),
+    };
     let file = pairs.next().expect("the file rule always yields one pair");
     if let Some(span) = deepest_beyond(file.clone(), MAX_TREE_DEPTH) {
         return Err(vec![
@@ -71,6 +73,25 @@ fn deepest_beyond(root: Pair<Rule>, limit: usize) -> Option<Span> {
     None
 }
 
+/// Parentheses opened and not closed before `pos` (outside strings and comments).
+fn open_parens(source: &str, pos: usize) -> usize {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut comment = false;
+    for (i, c) in source.char_indices().take_while(|(i, _)| *i < pos) {
+        match c {
+            '\n' => comment = false,
+            _ if comment => {}
+            '/' if !in_string && source[i + 1..].starts_with('/') => comment = true,
+            '"' => in_string = !in_string,
+            '(' if !in_string => depth += 1,
+            ')' if !in_string => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth
+}
+
 /// Opening braces not yet closed before `pos` (outside strings and comments).
 fn open_braces(source: &str, pos: usize) -> Vec<usize> {
     let mut open = Vec::new();
@@ -93,6 +114,58 @@ fn open_braces(source: &str, pos: usize) -> Vec<usize> {
         i += 1;
     }
     open
+}
+
+/// At most this many syntax errors are reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+const SECTIONS: &[&str] = &[
+    "game", "players", "board", "region", "flag", "piece", "group", "setup", "hand", "counter",
+    "define", "moves", "attacks", "after", "legal", "pass", "score", "end",
+];
+
+/// The first syntax error, then the others: parsing resumes at each later line that starts a
+/// section, so that one run reports a mistake in every section.
+fn all_syntax_errors(source: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
+    let mut out = vec![syntax_error(source, 0, first)];
+    let (mut from, mut resumed) = (out[0].span.start, 0);
+    while out.len() < MAX_SYNTAX_ERRORS {
+        let Some(next) = next_section_start(source, from, resumed) else {
+            break;
+        };
+        resumed = next;
+        let rest = &source[next..];
+        match Grammar::parse(Rule::file, rest) {
+            Ok(_) => break,
+            Err(e) => {
+                let d = syntax_error(source, next, e);
+                from = d.span.start;
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// Where parsing can resume after an error at `from`: the first section keyword that begins a
+/// line, at or after `from` and after the previous resumption point `after`.
+fn next_section_start(source: &str, from: usize, after: usize) -> Option<usize> {
+    let mut line_start = source[..from.min(source.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    while line_start < source.len() {
+        let line = &source[line_start..];
+        let word_pos = line_start + (line.len() - line.trim_start_matches([' ', '\t']).len());
+        let word: String = source[word_pos..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        if word_pos >= from && word_pos > after && SECTIONS.contains(&word.as_str()) {
+            return Some(word_pos);
+        }
+        line_start += line.find('\n').map_or(line.len(), |i| i + 1);
+    }
+    None
 }
 
 fn too_deep(source: &str) -> Option<Span> {
@@ -191,8 +264,11 @@ fn describe(rule: &Rule) -> Option<&'static str> {
     })
 }
 
-fn syntax_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+/// A pest error as a diagnostic. `base` is where parsing started in `full` (non-zero when
+/// resuming after an earlier error); the error's positions are relative to it.
+fn syntax_error(full: &str, base: usize, e: pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
+    let source = &full[base..];
     let pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
@@ -223,8 +299,15 @@ fn syntax_error(source: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         }
     };
     let end = pos + source[pos..].chars().next().map_or(0, char::len_utf8);
-    let mut d = Diagnostic::error("E0001", Span { start: pos, end }, message);
-    if let Some(h) = syntax_hint(source, pos) {
+    let mut d = Diagnostic::error(
+        "E0001",
+        Span {
+            start: base + pos,
+            end: base + end,
+        },
+        message,
+    );
+    if let Some(h) = syntax_hint(full, base, pos) {
         d = d.with_hint(h);
     }
     d
@@ -273,22 +356,22 @@ fn is_section(rule: &Rule) -> bool {
     )
 }
 
-fn syntax_hint(source: &str, pos: usize) -> Option<String> {
+fn syntax_hint(full: &str, base: usize, pos: usize) -> Option<String> {
+    let source = &full[base..];
     let word: String = source[pos..]
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '-')
         .collect();
-    const SECTIONS: &[&str] = &[
-        "game", "players", "board", "region", "flag", "piece", "group", "setup", "hand", "counter",
-        "define", "moves", "attacks", "after", "legal", "pass", "score", "end",
-    ];
     if let Some(&open) = open_braces(source, pos).last()
         && (pos >= source.trim_end().len() || SECTIONS.contains(&word.as_str()))
     {
-        let (line, _) = crate::diag::line_col(source, open);
+        let (line, _) = crate::diag::line_col(full, base + open);
         return Some(format!(
             "the `{{` opened on line {line} is not closed: is a `}}` missing before this?"
         ));
+    }
+    if pos >= source.trim_end().len() && open_parens(source, pos) > 0 {
+        return Some("a `(` is never closed: add the missing `)`".into());
     }
     const KEYWORDS: &[&str] = &[
         "game", "players", "board", "region", "flag", "piece", "group", "setup", "hand", "counter",
@@ -301,6 +384,15 @@ fn syntax_hint(source: &str, pos: usize) -> Option<String> {
         && let Some(k) = crate::diag::suggest(&word, KEYWORDS.iter().copied())
     {
         return Some(format!("did you mean the keyword `{k}`?"));
+    }
+    let at_line_start = source[..pos]
+        .rsplit('\n')
+        .next()
+        .is_some_and(|l| l.trim().is_empty());
+    if SECTIONS.contains(&word.as_str()) && at_line_start {
+        return Some(format!(
+            "`{word}` starts a new section: is something missing at the end of the line before?"
+        ));
     }
     if KEYWORDS.contains(&word.as_str()) {
         return Some(format!(
