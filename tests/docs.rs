@@ -64,7 +64,7 @@ fn the_tutorial_game_matches_the_reference_text() {
 
 #[test]
 fn example_games_check_without_warnings_and_play() {
-    for name in ["breakthrough", "tictactoe", "connect4", "othello"] {
+    for name in ["breakthrough", "tictactoe", "connect4", "othello", "chess"] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =
             regula::compile(&std::fs::read_to_string(path).unwrap()).expect("compiles");
@@ -134,4 +134,31 @@ fn othello_reproduces_the_known_move_counts() {
     let g = example("othello");
     let counts: Vec<u64> = (1..=7).map(|d| g.perft(&mut g.start(), d)).collect();
     assert_eq!(counts, [4, 12, 56, 244, 1396, 8200, 55092]);
+}
+
+#[test]
+fn orthodox_chess_reproduces_the_known_move_counts() {
+    let g = example("chess");
+    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [20, 400, 8902, 197281]);
+    if !cfg!(debug_assertions) {
+        assert_eq!(
+            g.perft(&mut g.start(), 5),
+            4865609,
+            "en passant appears at depth 5"
+        );
+    }
+    // "Kiwipete": castling both ways for both sides, en passant, pins and checks. Its
+    // counts to depth 3 contain no promotion, so the Queen-only rule does not matter.
+    let kiwipete = "setup {
+      white King e1  white Rook a1 h1  white Queen f3  white Knight c3 e5  white Bishop d2 e2
+      white Pawn a2 b2 c2 f2 g2 h2 d5 e4
+      black King e8  black Rook a8 h8  black Queen e7  black Bishop a6 g7  black Knight b6 f6
+      black Pawn a7 c7 d7 f7 b4 e6 g6 h3
+    }";
+    let path = format!("{}/docs/examples/chess.game", env!("CARGO_MANIFEST_DIR"));
+    let src = common::replace_block(&std::fs::read_to_string(path).unwrap(), "setup {", kiwipete);
+    let g = common::load(&src);
+    let counts: Vec<u64> = (1..=3).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [48, 2039, 97862]);
 }
