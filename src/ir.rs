@@ -113,6 +113,13 @@ pub enum DirRef {
     Opp(Slot),
 }
 
+/// A piece type: fixed, or the variable of a `for p in PIECES` loop.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum PieceRef {
+    Const(u8),
+    Var(Slot),
+}
+
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
 pub enum PlayerRef {
     /// The player whose point of view applies: the mover in move rules, effects and
@@ -260,6 +267,12 @@ pub enum Stmt {
         dirs: Vec<DirRef>,
         body: Vec<Stmt>,
     },
+    /// A choice among piece types: each move the body produces is written with `=L`.
+    ForPiece {
+        slot: Slot,
+        pieces: Vec<u8>,
+        body: Vec<Stmt>,
+    },
     Let {
         slot: Slot,
         value: CellExpr,
@@ -344,11 +357,11 @@ pub enum Effect {
     /// The piece on the cell becomes another type (same owner).
     Change {
         at: CellExpr,
-        piece: u8,
+        piece: PieceRef,
     },
     /// A new piece of the mover's appears on the cell (replacing any).
     Put {
-        piece: u8,
+        piece: PieceRef,
         at: CellExpr,
     },
 }

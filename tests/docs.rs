@@ -141,24 +141,52 @@ fn orthodox_chess_reproduces_the_known_move_counts() {
     let g = example("chess");
     let counts: Vec<u64> = (1..=4).map(|d| g.perft(&mut g.start(), d)).collect();
     assert_eq!(counts, [20, 400, 8902, 197281]);
-    if !cfg!(debug_assertions) {
+    let deep = !cfg!(debug_assertions);
+    if deep {
         assert_eq!(
             g.perft(&mut g.start(), 5),
             4865609,
             "en passant appears at depth 5"
         );
     }
-    // "Kiwipete": castling both ways for both sides, en passant, pins and checks. Its
-    // counts to depth 3 contain no promotion, so the Queen-only rule does not matter.
+    let path = format!("{}/docs/examples/chess.game", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).unwrap();
+    // "Kiwipete": castling both ways for both sides, en passant, pins, checks, promotions.
     let kiwipete = "setup {
       white King e1  white Rook a1 h1  white Queen f3  white Knight c3 e5  white Bishop d2 e2
       white Pawn a2 b2 c2 f2 g2 h2 d5 e4
       black King e8  black Rook a8 h8  black Queen e7  black Bishop a6 g7  black Knight b6 f6
       black Pawn a7 c7 d7 f7 b4 e6 g6 h3
     }";
-    let path = format!("{}/docs/examples/chess.game", env!("CARGO_MANIFEST_DIR"));
-    let src = common::replace_block(&std::fs::read_to_string(path).unwrap(), "setup {", kiwipete);
+    let g = common::load(&common::replace_block(&source, "setup {", kiwipete));
+    let depth = if deep { 4 } else { 3 };
+    let counts: Vec<u64> = (1..=depth).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [48, 2039, 97862, 4085603][..depth as usize]);
+    // "Position 4": promotions for both sides, castling rights for Black only.
+    let position4 = "setup {
+      white King g1  white Queen d1  white Rook a1 f1  white Bishop a4 b4  white Knight h6 f3
+      white Pawn a7 b5 c4 e4 a2 d2 g2 h2
+      black King e8  black Queen a3  black Rook a8 h8  black Bishop b6 g6  black Knight f6 a5
+      black Pawn b7 c7 d7 f7 g7 h7 b2
+    }";
+    let src = common::replace_block(&source, "setup {", position4).replace(
+        "flag unmoved = a1 e1 h1 a8 e8 h8",
+        "flag unmoved = a8 e8 h8",
+    );
     let g = common::load(&src);
-    let counts: Vec<u64> = (1..=3).map(|d| g.perft(&mut g.start(), d)).collect();
-    assert_eq!(counts, [48, 2039, 97862]);
+    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&mut g.start(), d)).collect();
+    assert_eq!(counts, [6, 264, 9467, 422333]);
+    let promotions: Vec<String> = common::moves(&g, &g.start())
+        .into_iter()
+        .filter(|m| m.contains('='))
+        .collect();
+    assert!(
+        promotions.is_empty(),
+        "white has no promotion at the root: {promotions:?}"
+    );
+    let pos = common::after(&g, "c4-c5");
+    let m = common::moves(&g, &pos);
+    for p in ["b2-a1=Q", "b2-a1=R", "b2-a1=B", "b2-a1=N", "b2-b1=N"] {
+        assert!(m.contains(&p.to_string()), "{p} in {m:?}");
+    }
 }

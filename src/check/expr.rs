@@ -177,6 +177,24 @@ impl<'a> Checker<'a> {
             .unwrap_or(ir::Test::Empty)
     }
 
+    /// Whether a `for` list names piece types (a choice) rather than directions.
+    fn all_pieces(&self, names: &[ast::DirName]) -> bool {
+        !names.is_empty()
+            && names.iter().all(|d| {
+                !d.opposite
+                    && self.lookup_var(&d.name.text).is_none()
+                    && self.pieces.iter().any(|p| p.name == d.name.text)
+            })
+    }
+
+    /// A piece type named in an effect: a `for p in …` variable or a declared piece.
+    fn piece_ref(&mut self, n: &Name) -> Option<ir::PieceRef> {
+        if let Some(Value::Piece(slot)) = self.lookup_var(&n.text) {
+            return Some(ir::PieceRef::Var(slot));
+        }
+        self.single_piece(n).map(ir::PieceRef::Const)
+    }
+
     /// A target condition of a move statement (`… if COND`): it may use `to`.
     fn target_cond(&mut self, c: &Option<Expr>) -> Option<Option<Cond>> {
         match c {
@@ -187,6 +205,21 @@ impl<'a> Checker<'a> {
 
     fn stmt(&mut self, s: &ast::Stmt) -> Option<ir::Stmt> {
         Some(match s {
+            ast::Stmt::For { var, dirs, body } if self.all_pieces(dirs) => {
+                let pieces: Vec<u8> = dirs
+                    .iter()
+                    .filter_map(|d| self.single_piece(&d.name))
+                    .collect();
+                self.scoped(|c| {
+                    let slot = c.alloc_slot(var.span);
+                    c.scope.vars.push((var.text.clone(), Value::Piece(slot)));
+                    ir::Stmt::ForPiece {
+                        slot,
+                        pieces,
+                        body: c.stmts(body),
+                    }
+                })
+            }
             ast::Stmt::For { var, dirs, body } => {
                 let dirs = self.dirs(dirs);
                 self.scoped(|c| {
@@ -419,14 +452,14 @@ impl<'a> Checker<'a> {
             ast::Effect::Flip(c) => ir::Effect::Flip(self.cell(c)?),
             ast::Effect::Change { at, piece } => {
                 let at = self.cell(at);
-                let piece = self.single_piece(piece);
+                let piece = self.piece_ref(piece);
                 ir::Effect::Change {
                     at: at?,
                     piece: piece?,
                 }
             }
             ast::Effect::Put { piece, at } => {
-                let piece = self.single_piece(piece);
+                let piece = self.piece_ref(piece);
                 let at = self.cell(at);
                 ir::Effect::Put {
                     piece: piece?,

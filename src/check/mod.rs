@@ -34,6 +34,8 @@ enum Value {
     Int(ir::IntExpr),
     Bool(ir::Cond),
     Player(ir::PlayerRef),
+    /// A piece-type variable of `for p in Queen, Rook { … }`, in a slot.
+    Piece(ir::Slot),
 }
 
 impl Value {
@@ -44,6 +46,7 @@ impl Value {
             Value::Int(_) => "a number",
             Value::Bool(_) => "a condition",
             Value::Player(_) => "a player",
+            Value::Piece(_) => "a piece type",
         }
     }
 }

@@ -212,7 +212,7 @@ impl<'a> Compiler<'a> {
     pub fn stmts(&mut self, v: &mut [Stmt]) {
         for s in v {
             match s {
-                Stmt::For { body, .. } => self.stmts(body),
+                Stmt::For { body, .. } | Stmt::ForPiece { body, .. } => self.stmts(body),
                 Stmt::Let { value, .. } => self.cell(value),
                 Stmt::If {
                     cond,

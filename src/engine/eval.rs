@@ -3,7 +3,7 @@
 //! Nothing here allocates: generated moves go to a caller-supplied closure.
 
 use super::Engine;
-use super::state::{Bits, Move, MoveKind, NONE, State, code, owner_of, piece_of};
+use super::state::{Bits, Move, MoveKind, NO_CHOICE, NONE, State, code, owner_of, piece_of};
 use crate::ir::MAX_SLOTS;
 use crate::ir::{CellExpr, Cond, CounterOp, DirRef, Effect, IntExpr, Owner, PlayerRef, Stmt, Test};
 
@@ -22,6 +22,8 @@ pub struct Ctx {
     pub no_moves: bool,
     pub repetitions: u32,
     pub again: bool,
+    /// The piece type chosen by the enclosing `for p in PIECES`, if any.
+    pub choice: u8,
 }
 
 impl Ctx {
@@ -35,6 +37,7 @@ impl Ctx {
             no_moves: false,
             repetitions: 0,
             again: false,
+            choice: NO_CHOICE,
         }
     }
 }
@@ -316,6 +319,20 @@ impl Engine {
                     }
                     stop
                 }
+                Stmt::ForPiece { slot, pieces, body } => {
+                    let saved = cx.choice;
+                    let mut stop = false;
+                    for &p in pieces {
+                        cx.slots[*slot as usize] = p as u16;
+                        cx.choice = p;
+                        if self.generate(st, cx, piece, body, emit) {
+                            stop = true;
+                            break;
+                        }
+                    }
+                    cx.choice = saved;
+                    stop
+                }
                 Stmt::Let { slot, value } => {
                     cx.slots[*slot as usize] = self.cell(st, cx, value);
                     false
@@ -520,6 +537,7 @@ impl Engine {
             to,
             effect: then.unwrap_or(NONE),
             slots: cx.slots,
+            choice: cx.choice,
         };
         emit(&m)
     }
@@ -658,16 +676,23 @@ impl Engine {
                     let c = self.cell(st, cx, at);
                     let k = if c == NONE { 0 } else { st.board[c as usize] };
                     if k != 0 {
-                        self.put(st, c, code(owner_of(k), *piece));
+                        self.put(st, c, code(owner_of(k), piece_ref(cx, *piece)));
                     }
                 }
                 Effect::Put { piece, at } => {
                     let c = self.cell(st, cx, at);
                     if c != NONE {
-                        self.put(st, c, code(cx.me, *piece));
+                        self.put(st, c, code(cx.me, piece_ref(cx, *piece)));
                     }
                 }
             }
         }
+    }
+}
+
+fn piece_ref(cx: &Ctx, p: crate::ir::PieceRef) -> u8 {
+    match p {
+        crate::ir::PieceRef::Const(p) => p,
+        crate::ir::PieceRef::Var(s) => cx.slots[s as usize] as u8,
     }
 }

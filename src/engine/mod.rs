@@ -224,7 +224,9 @@ impl Engine {
         };
         for s in stmts {
             match s {
-                Stmt::For { body, .. } => b = or(b, self.reach_of(body, from)),
+                Stmt::For { body, .. } | Stmt::ForPiece { body, .. } => {
+                    b = or(b, self.reach_of(body, from))
+                }
                 Stmt::If {
                     then, otherwise, ..
                 } => {
@@ -434,7 +436,7 @@ impl Engine {
             if dedup
                 && out[first..]
                     .iter()
-                    .any(|x| x.to == m.to && x.from == m.from)
+                    .any(|x| x.to == m.to && x.from == m.from && x.choice == m.choice)
             {
                 return false;
             }
@@ -552,7 +554,7 @@ impl Engine {
     }
 
     pub fn notation(&self, m: &Move) -> String {
-        match m.kind {
+        let base = match m.kind {
             MoveKind::Pass => "pass".into(),
             MoveKind::Place => format!(
                 "{}@{}",
@@ -560,6 +562,11 @@ impl Engine {
                 self.cell_name(m.to)
             ),
             MoveKind::Normal => format!("{}-{}", self.cell_name(m.from), self.cell_name(m.to)),
+        };
+        if m.choice == state::NO_CHOICE {
+            base
+        } else {
+            format!("{base}={}", self.game().pieces[m.choice as usize].letter)
         }
     }
 
@@ -719,6 +726,7 @@ fn emitters(stmts: &[Stmt]) -> usize {
         .iter()
         .map(|s| match s {
             Stmt::For { dirs, body, .. } => emitters(body) * dirs.len(),
+            Stmt::ForPiece { pieces, body, .. } => emitters(body) * pieces.len(),
             Stmt::If {
                 then, otherwise, ..
             } => emitters(then) + emitters(otherwise),

@@ -78,7 +78,11 @@ pub struct Move {
     pub effect: u16,
     /// Values of the rule's variables when the move was generated, for its effects.
     pub slots: [u16; MAX_SLOTS],
+    /// The piece type chosen by an enclosing `for p in PIECES` (written `=L`), or `NO_CHOICE`.
+    pub choice: u8,
 }
+
+pub const NO_CHOICE: u8 = u8::MAX;
 
 impl Move {
     pub const PASS: Move = Move {
@@ -88,6 +92,7 @@ impl Move {
         to: NONE,
         effect: NONE,
         slots: [NONE; MAX_SLOTS],
+        choice: NO_CHOICE,
     };
 }
 
