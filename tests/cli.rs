@@ -165,14 +165,15 @@ fn perft_divide_lists_root_moves_then_the_total() {
 
 #[test]
 fn playout_reports_shares_length_and_speed() {
-    let (code, out, _) = regula(&[
+    let args = [
         "playout",
         "games/shaversi.game",
         "--count",
         "50",
         "--seed",
         "3",
-    ]);
+    ];
+    let (code, out, _) = regula(&args);
     assert_eq!(code, 0);
     for key in [
         "playouts: 50",
@@ -185,14 +186,7 @@ fn playout_reports_shares_length_and_speed() {
     ] {
         assert!(out.contains(key), "{key} in {out}");
     }
-    let (_, again, _) = regula(&[
-        "playout",
-        "games/shaversi.game",
-        "--count",
-        "50",
-        "--seed",
-        "3",
-    ]);
+    let (_, again, _) = regula(&args);
     let shares = |s: &str| s.lines().take(5).collect::<Vec<_>>().join("\n");
     assert_eq!(shares(&out), shares(&again), "same seed, same games");
 }
