@@ -2,6 +2,7 @@
 //! illegal move.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
 use regula::engine::{Engine, Position};
 use std::io::Write;
@@ -220,7 +221,7 @@ pub fn main() -> i32 {
             },
         },
         Command::Bench { games, seconds } => bench(&games, seconds),
-        Command::Explain { code } => match regula::check::explain(&code) {
+        Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {
                 eprintln!("error: unknown code `{code}`; the codes are listed in docs/ERRORS.md");
@@ -238,49 +239,14 @@ fn print(s: &str) -> i32 {
     0
 }
 
-/// Reads a game file, reporting unreadable input with exit code 1.
+/// Reads a game file, reporting unreadable input (exit code 1).
 fn read(path: &str) -> Result<String, i32> {
-    let meta = std::fs::metadata(path);
-    if let Ok(m) = &meta {
-        if m.is_dir() {
-            eprintln!("error[E0004]: `{path}` is a directory, not a game file");
-            return Err(1);
-        }
-        if m.len() > regula::syntax::MAX_SOURCE_BYTES as u64 {
-            eprintln!(
-                "error[E0002]: `{path}` is too large ({} bytes); game files are limited to {} bytes",
-                m.len(),
-                regula::syntax::MAX_SOURCE_BYTES
-            );
-            return Err(1);
-        }
-    }
-    match std::fs::read(path) {
-        Err(e) => {
-            eprintln!("error[E0004]: cannot read `{path}`: {}", io_reason(&e));
-            Err(1)
-        }
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(s) => Ok(s),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let source = String::from_utf8_lossy(&e.into_bytes()[..at]).into_owned();
-                let (line, col) = diag::line_col(&source, at);
-                eprintln!(
-                    "error[E0005]: `{path}` is not valid UTF-8\n  --> {path}:{line}:{col}\n   = hint: save the file as UTF-8"
-                );
-                Err(1)
-            }
-        },
-    }
+    regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
+fn report_load_error(e: &LoadError, format: Format) -> i32 {
+    let (diags, text) = e.diagnostics();
+    report(e.path(), text, &diags, format).max(1)
 }
 
 fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
@@ -288,7 +254,11 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     for d in diags {
         let text = match format {
             Format::Human => diag::render(d, path, source),
-            Format::Json => diag::to_json(d, path, source) + "\n",
+            Format::Json => {
+                let json = serde_json::to_string(&diag::to_json(d, path, source))
+                    .expect("diagnostics serialize");
+                json + "\n"
+            }
         };
         let _ = err.write_all(text.as_bytes());
     }
@@ -302,10 +272,10 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
 fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
     let mut status = 0;
     for path in files {
-        let source = match read(path) {
+        let source = match regula::read_source(path) {
             Ok(s) => s,
-            Err(code) => {
-                status = status.max(code);
+            Err(e) => {
+                status = status.max(report_load_error(&e, format));
                 continue;
             }
         };
@@ -328,13 +298,9 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
 }
 
 fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
-    let source = match read(path) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    match regula::load_str(&source) {
+    match regula::load_file(path) {
         Ok(engine) => f(&engine),
-        Err(diags) => report(path, &source, &diags, Format::Human).max(1),
+        Err(e) => report_load_error(&e, Format::Human),
     }
 }
 
@@ -342,8 +308,8 @@ fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position)
     with_engine(path, |engine| {
         let mut pos = engine.start();
         let moves: Vec<&str> = after.split_whitespace().collect();
-        if let Err((_, msg)) = engine.replay(&mut pos, &moves) {
-            eprintln!("error: {msg}");
+        if let Err(e) = engine.replay(&mut pos, &moves) {
+            report("", "", &[e.diagnostic()], Format::Human);
             return 2;
         }
         f(engine, &mut pos)

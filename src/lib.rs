@@ -27,22 +27,33 @@
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod geometry;
 pub mod ir;
+pub mod keywords;
+pub mod load;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;
 
 use diag::Diagnostic;
 use engine::Engine;
+pub use load::{LoadError, load_file, read_source};
 
-/// Parses and checks a game's source text. On failure, returns every diagnostic;
+/// Parses and checks a game's source text. On failure, returns every diagnostic (syntax
+/// errors and the checker's findings on the rest of the file together, in file order);
 /// on success, the program and its warnings.
 pub fn compile(source: &str) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let file = syntax::parse(source)?;
-    let (program, diags) = check::check(&file);
+    let parsed = syntax::parse(source);
+    if parsed.file.items.is_empty() && !parsed.diagnostics.is_empty() {
+        // The text was refused as a whole (too large, too deeply nested).
+        return Err(parsed.diagnostics);
+    }
+    let (program, mut diags) = check::check(&parsed.file);
+    diags.extend(parsed.diagnostics);
+    diags.sort_by_key(|d| (d.start(), d.code));
     match program {
-        Some(p) => Ok((p, diags)),
-        None => Err(diags),
+        Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, diags)),
+        _ => Err(diags),
     }
 }
 

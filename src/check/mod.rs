@@ -1,22 +1,38 @@
 //! Stage 2: syntax tree → IR. Resolves every name, checks kinds and arities, and collects
 //! every problem of the file instead of stopping at the first.
+//!
+//! - `declare`: the names and the board (players, pieces, groups, regions, flags, counters,
+//!   definitions), regions and setup as cell sets;
+//! - `rules`: move and attack rules, `after` blocks, legality, score, end rules, and the
+//!   assembly of the `ir::Game`;
+//! - `stmt`, `expr`, `test`: statements and effects, expressions, cell tests and directions;
+//! - `lints`: whole-file checks (unused names, pieces that never move, unreachable rules);
+//! - `symbols`: the one table of declared names.
 
-mod decl;
+mod declare;
 mod expr;
+mod lints;
+mod rules;
+mod stmt;
+mod symbols;
+mod test;
 
-use crate::diag::{Diagnostic, suggest};
+use crate::diag::{Code, Diagnostic, Span};
+use crate::geometry::Board;
 use crate::ir::{self, Program};
-use crate::syntax::ast::{self, Name, Span};
-use std::collections::HashMap;
+use crate::syntax::ast::{self, Item, Name};
+use std::collections::HashSet;
+use symbols::{Symbol, Symbols};
 
-/// Checks a parsed file. Returns the program when there is no error, and all diagnostics
-/// (errors and warnings) either way.
+/// Checks a parsed file (possibly with broken sections, whose words are then not reported
+/// as unknown). Returns the program when there is no error, and all diagnostics (errors
+/// and warnings) either way, sorted by position.
 pub fn check(file: &ast::File) -> (Option<Program>, Vec<Diagnostic>) {
-    let mut c = Checker::default();
+    let mut c = Checker::new(file);
     let game = c.run(file);
     let has_error = c.diags.iter().any(Diagnostic::is_error);
-    c.diags.sort_by_key(|d| (d.span.start, d.code));
-    let program = match (has_error, game) {
+    c.diags.sort_by_key(|d| (d.start(), d.code));
+    let program = match (has_error || c.broken.any, game) {
         (false, Some(game)) => Some(Program {
             game,
             effects: c.effects,
@@ -64,165 +80,107 @@ enum Place {
     Anywhere,
 }
 
+/// The variables of the rule being lowered.
 #[derive(Default)]
 struct Scope {
     vars: Vec<(String, Value)>,
     next_slot: u8,
-    /// Highest slot count reached in this rule; hoisted values are bound above it.
-    high: u8,
 }
 
+/// What broken sections (syntax errors) may have said: their words are not reported as
+/// unknown or unused, and a broken `board` or `players` is not reported missing.
 #[derive(Default)]
+struct Broken {
+    any: bool,
+    words: HashSet<String>,
+    sections: HashSet<String>,
+}
+
 pub(crate) struct Checker<'a> {
     diags: Vec<Diagnostic>,
-    files: u8,
-    ranks: u8,
+    /// `None` while the board is missing or invalid: cells are then not checked.
+    board: Option<Board>,
+    symbols: Symbols<'a>,
     players: Vec<ir::Player>,
     pieces: Vec<ir::Piece>,
     piece_spans: Vec<Span>,
-    groups: HashMap<String, u32>,
-    regions: HashMap<String, u8>,
-    region_list: Vec<ir::Region>,
-    flags: HashMap<String, u8>,
-    flag_list: Vec<ir::Flag>,
-    counters: HashMap<String, u8>,
-    counter_list: Vec<ir::Counter>,
-    defines: HashMap<String, &'a ast::Item>,
+    regions: Vec<ir::Region>,
+    flags: Vec<ir::Flag>,
+    counters: Vec<ir::Counter>,
+    /// Definitions being expanded, innermost last (to detect recursion).
     expanding: Vec<String>,
-    used: std::collections::HashSet<String>,
     effects: Vec<Vec<ir::Effect>>,
     leaps: Vec<Vec<(i8, i8)>>,
     tracks_repetition: bool,
     has_score: bool,
     scope: Scope,
     place: Option<Place>,
+    broken: Broken,
 }
 
 impl<'a> Checker<'a> {
-    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::error(code, span, msg));
-        self.diags.last_mut().expect("just pushed")
-    }
-
-    fn warn(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::warning(code, span, msg));
-        self.diags.last_mut().expect("just pushed")
-    }
-
-    fn hint_similar<'b>(&mut self, name: &Name, candidates: impl IntoIterator<Item = &'b str>) {
-        if let Some(s) = suggest(&name.text, candidates) {
-            // The author meant that name: do not also report it as unused.
-            self.used.insert(s.to_string());
-            let hint = format!("did you mean `{s}`?");
-            if let Some(d) = self.diags.last_mut() {
-                d.hint = Some(hint);
+    fn new(file: &ast::File) -> Checker<'a> {
+        let mut broken = Broken::default();
+        for item in &file.items {
+            if let Item::Broken { keyword, words, .. } = item {
+                broken.any = true;
+                broken.words.extend(words.iter().cloned());
+                broken.sections.extend(keyword.iter().cloned());
             }
         }
+        Checker {
+            diags: Vec::new(),
+            board: None,
+            symbols: Symbols::default(),
+            players: Vec::new(),
+            pieces: Vec::new(),
+            piece_spans: Vec::new(),
+            regions: Vec::new(),
+            flags: Vec::new(),
+            counters: Vec::new(),
+            expanding: Vec::new(),
+            effects: Vec::new(),
+            leaps: Vec::new(),
+            tracks_repetition: false,
+            has_score: false,
+            scope: Scope::default(),
+            place: None,
+            broken,
+        }
     }
 
-    fn player_index(&mut self, n: &Name) -> Option<u8> {
-        if let Some(i) = self.players.iter().position(|p| p.name == n.text) {
-            return Some(i as u8);
-        }
-        let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
-        self.error("E0101", n.span, format!("unknown player `{}`", n.text));
-        self.hint_similar(n, names.iter().map(String::as_str));
-        None
+    fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::new(code, span, msg));
+        self.diags.last_mut().expect("just pushed")
     }
 
-    /// A piece or group name as a bit set of piece types.
-    fn piece_set(&mut self, n: &Name) -> Option<u32> {
-        if let Some(i) = self.pieces.iter().position(|p| p.name == n.text) {
-            self.used.insert(n.text.clone());
-            return Some(1 << i);
-        }
-        if let Some(&m) = self.groups.get(&n.text) {
-            self.used.insert(n.text.clone());
-            return Some(m);
-        }
-        let cands: Vec<String> = self
-            .pieces
-            .iter()
-            .map(|p| p.name.clone())
-            .chain(self.groups.keys().cloned())
-            .collect();
-        self.error("E0102", n.span, format!("unknown piece `{}`", n.text));
-        self.hint_similar(n, cands.iter().map(String::as_str));
-        None
-    }
-
-    /// Parses a square name such as `e5` against the board.
-    fn square(&self, text: &str) -> Option<ir::Cell> {
-        let letters: String = text
-            .chars()
-            .take_while(|c| c.is_ascii_lowercase())
-            .collect();
-        let digits = &text[letters.len()..];
-        if letters.len() != 1 || digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+    /// Reports a name that is not what it should be, with the closest declared name of the
+    /// kinds `keep` accepts (or of `extra`) as a suggestion. A word of a broken section is
+    /// not reported (that section may have declared it): then there is no diagnostic.
+    fn unknown(
+        &mut self,
+        code: Code,
+        n: &Name,
+        msg: String,
+        keep: impl Fn(&Symbol) -> bool,
+        extra: &[&str],
+    ) -> Option<&mut Diagnostic> {
+        if self.broken.words.contains(&n.text) {
             return None;
         }
-        let file = (letters.as_bytes()[0] - b'a') as u32;
-        let rank: u32 = digits.parse().ok()?;
-        if file < self.files as u32 && rank >= 1 && rank <= self.ranks as u32 {
-            Some((file + (rank - 1) * self.files as u32) as ir::Cell)
-        } else {
-            None
+        let hint = self.symbols.suggest(&n.text, keep, extra);
+        let d = self.error(code, n.span, msg);
+        if let Some(s) = hint {
+            d.hint = Some(format!("did you mean `{s}`?"));
         }
-    }
-
-    fn looks_like_square(text: &str) -> bool {
-        let letters = text.chars().take_while(|c| c.is_ascii_lowercase()).count();
-        letters == 1 && letters < text.len() && text[letters..].chars().all(|c| c.is_ascii_digit())
-    }
-
-    fn square_or_error(&mut self, n: &Name) -> Option<ir::Cell> {
-        match self.square(&n.text) {
-            Some(c) => Some(c),
-            None => {
-                let last_file = (b'a' + self.files.saturating_sub(1)) as char;
-                self.error(
-                    "E0103",
-                    n.span,
-                    format!("`{}` is not a square of this board", n.text),
-                )
-                .hint = Some(format!(
-                    "the board has files a..{last_file} and ranks 1..{}",
-                    self.ranks
-                ));
-                None
-            }
-        }
-    }
-
-    /// Definitions are checked where they are used; one that is never used is checked
-    /// once on its own, so that its mistakes are still reported.
-    fn check_unused_definitions(&mut self, file: &'a ast::File) {
-        for item in &file.items {
-            if let ast::Item::Define { name, params, body } = item
-                && params.is_empty()
-                && !self.used.contains(&name.text)
-            {
-                self.scope = Scope::default();
-                self.place = Some(Place::Anywhere);
-                self.expanding.push(name.text.clone());
-                let _ = self.value(body);
-                self.expanding.pop();
-                self.used.remove(&name.text);
-            }
-        }
+        Some(d)
     }
 
     fn run(&mut self, file: &'a ast::File) -> Option<ir::Game> {
         self.declare(file);
-        if self.files == 0 {
-            return None;
-        }
         let game = self.lower_rules(file);
         self.check_unused_definitions(file);
         self.warn_unused(file);
         game
     }
 }
-
-mod codes;
-pub use codes::{CODES, explain, markdown};

@@ -1,12 +1,7 @@
 //! The syntax tree of a game file: a plain value, with a byte span on everything a
 //! diagnostic may point at. Names are not resolved here.
 
-/// Byte range in the source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
+pub use crate::diag::Span;
 
 /// An identifier (or square, or letter) as written.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,6 +79,13 @@ pub enum Item {
     Pass(Span),
     Score(Expr),
     End(Vec<EndRule>),
+    /// Text that does not form a section (it has a syntax error). `keyword` is the section
+    /// keyword it starts with, if any; `words` are the words it contains.
+    Broken {
+        span: Span,
+        keyword: Option<String>,
+        words: Vec<String>,
+    },
 }
 
 #[derive(Clone, Debug)]

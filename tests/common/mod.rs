@@ -51,7 +51,7 @@ pub fn after(engine: &Engine, moves: &str) -> Position {
     let list: Vec<&str> = moves.split_whitespace().collect();
     engine
         .replay(&mut pos, &list)
-        .unwrap_or_else(|(_, m)| panic!("{m}"));
+        .unwrap_or_else(|e| panic!("{e}"));
     pos
 }
 
@@ -74,9 +74,7 @@ pub fn outcome(engine: &Engine, pos: &Position) -> Option<Outcome> {
 
 /// Plays one move given in notation; panics (with the legal moves) if it is not legal.
 pub fn play(engine: &Engine, pos: &mut Position, mv: &str) {
-    engine
-        .replay(pos, &[mv])
-        .unwrap_or_else(|(_, m)| panic!("{m}"));
+    engine.replay(pos, &[mv]).unwrap_or_else(|e| panic!("{e}"));
 }
 
 pub fn has(engine: &Engine, pos: &Position, mv: &str) -> bool {
@@ -86,10 +84,8 @@ pub fn has(engine: &Engine, pos: &Position, mv: &str) -> bool {
 /// What stands on a square, as its display letter (upper case for the first player),
 /// or None when the square is empty.
 pub fn at(engine: &Engine, pos: &Position, square: &str) -> Option<char> {
-    let files = engine.game().files as usize;
-    let b = square.as_bytes();
-    let cell = (b[0] - b'a') as usize + (square[1..].parse::<usize>().unwrap() - 1) * files;
-    let k = pos.state.board[cell];
+    let cell = engine.board().cell(square).expect("a cell of the board");
+    let k = pos.state.board[cell as usize];
     if k == 0 {
         return None;
     }

@@ -2,8 +2,9 @@
 //! region predicates depends on nothing but the point of view, the cell and its content,
 //! so it is computed once for every combination; at run time it is one bit lookup.
 
-use super::state::Bits;
-use crate::ir::{CellExpr, Cond, Effect, IntExpr, Owner, Program, Stmt, Test};
+use crate::engine::state::Bits;
+use crate::ir::visit::mutable::{VisitorMut, walk_cond, walk_program};
+use crate::ir::{Cond, Owner, Program, Test};
 
 /// Cell contents are coded 0 (empty) or 1 + owner * 32 + piece: 65 codes for two players.
 /// Tables have a row for every byte value so that indexing by a content byte needs no check.
@@ -111,7 +112,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Rewrites a test: pure → table; a conjunction → its pure part first, as one table.
-    pub fn test(&mut self, t: &mut Test) {
+    fn rewrite(&mut self, t: &mut Test) {
         if Self::pure(t) {
             *t = Test::Table(self.table_for(t));
             return;
@@ -126,7 +127,7 @@ impl<'a> Compiler<'a> {
                 let (pure, mut rest): (Vec<Test>, Vec<Test>) =
                     std::mem::take(v).into_iter().partition(Self::pure);
                 for r in &mut rest {
-                    self.test(r);
+                    self.rewrite(r);
                 }
                 let mut out = Vec::new();
                 if !pure.is_empty() {
@@ -144,156 +145,31 @@ impl<'a> Compiler<'a> {
                     Test::Or(out)
                 };
             }
-            Test::Not(inner) => self.test(inner),
+            Test::Not(inner) => self.rewrite(inner),
             _ => {}
-        }
-    }
-
-    fn cell(&mut self, e: &mut CellExpr) {
-        match e {
-            CellExpr::Step(base, _, _) => self.cell(base),
-            CellExpr::First { test, start, .. } => {
-                self.test(test);
-                self.cell(start);
-            }
-            CellExpr::Find(t) => self.test(t),
-            _ => {}
-        }
-    }
-
-    pub fn cond(&mut self, c: &mut Cond) {
-        match c {
-            Cond::Is(e, t) => {
-                self.cell(e);
-                self.test(t);
-            }
-            Cond::CellEq(a, b) => {
-                self.cell(a);
-                self.cell(b);
-            }
-            Cond::Not(x) | Cond::As(_, x) => self.cond(x),
-            Cond::And(v) => {
-                merge_tests_on_same_cell(v);
-                v.iter_mut().for_each(|x| self.cond(x));
-                if v.len() == 1 {
-                    *c = v.pop().expect("one");
-                }
-            }
-            Cond::Or(v) => v.iter_mut().for_each(|x| self.cond(x)),
-            Cond::Cmp(a, _, b) => {
-                self.int(a);
-                self.int(b);
-            }
-            Cond::Exists { body, .. } | Cond::Forall { body, .. } => self.cond(body),
-            Cond::Let { value, body, .. } => {
-                self.cell(value);
-                self.cond(body);
-            }
-            Cond::True | Cond::False | Cond::PlayerEq(..) | Cond::NoMoves => {}
-        }
-    }
-
-    pub fn int(&mut self, e: &mut IntExpr) {
-        match e {
-            IntExpr::CountAttacks(t) | IntExpr::CountCells(t) => self.test(t),
-            IntExpr::Run { test, start, .. } => {
-                self.test(test);
-                self.cell(start);
-            }
-            IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
-                self.int(a);
-                self.int(b);
-            }
-            IntExpr::Of(_, e) => self.int(e),
-            _ => {}
-        }
-    }
-
-    pub fn stmts(&mut self, v: &mut [Stmt]) {
-        for s in v {
-            match s {
-                Stmt::For { body, .. } | Stmt::ForPiece { body, .. } => self.stmts(body),
-                Stmt::Let { value, .. } => self.cell(value),
-                Stmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    self.cond(cond);
-                    self.stmts(then);
-                    self.stmts(otherwise);
-                }
-                Stmt::Step { to, cond, .. }
-                | Stmt::Slide { to, cond, .. }
-                | Stmt::Leap { to, cond, .. }
-                | Stmt::Place { on: to, cond, .. } => {
-                    self.test(to);
-                    if let Some(c) = cond {
-                        self.cond(c);
-                    }
-                }
-                Stmt::MoveTo { target, cond, .. } => {
-                    self.cell(target);
-                    self.cond(cond);
-                }
-            }
-        }
-    }
-
-    pub fn effects(&mut self, v: &mut [Effect]) {
-        for e in v {
-            match e {
-                Effect::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    self.cond(cond);
-                    self.effects(then);
-                    self.effects(otherwise);
-                }
-                Effect::For { body, .. } => self.effects(body),
-                Effect::Let { value, .. } | Effect::Remove(value) | Effect::Flip(value) => {
-                    self.cell(value)
-                }
-                Effect::Change { at, .. } | Effect::Put { at, .. } => self.cell(at),
-                Effect::Along {
-                    start, test, body, ..
-                } => {
-                    self.cell(start);
-                    self.test(test);
-                    self.effects(body);
-                }
-                Effect::SetFlag { at, .. } => self.cell(at),
-                Effect::Counter { value, .. } => self.int(value),
-                Effect::Again => {}
-            }
         }
     }
 
     /// Rewrites every test of a program.
     pub fn program(&mut self, p: &mut Program) {
-        let g = &mut p.game;
-        for m in &mut g.moves {
-            self.stmts(m);
+        walk_program(self, p);
+    }
+}
+
+impl VisitorMut for Compiler<'_> {
+    fn test(&mut self, t: &mut Test) {
+        self.rewrite(t);
+    }
+
+    fn cond(&mut self, c: &mut Cond) {
+        if let Cond::And(v) = c {
+            merge_tests_on_same_cell(v);
         }
-        for a in g.attacks.iter_mut().flatten() {
-            self.stmts(a);
-        }
-        for a in &mut g.after {
-            self.effects(&mut a.effects);
-        }
-        if let Some(l) = &mut g.legal {
-            self.cond(l);
-        }
-        if let Some(s) = &mut g.score {
-            self.int(s);
-        }
-        for e in &mut g.end {
-            self.cond(&mut e.cond);
-        }
-        for block in &mut p.effects {
-            self.effects(block);
+        walk_cond(self, c);
+        if let Cond::And(v) = c
+            && v.len() == 1
+        {
+            *c = v.pop().expect("one");
         }
     }
 }

@@ -1,15 +1,17 @@
 //! The intermediate representation: a checked game with every name resolved to an index.
 //! Plain serde data (printable as RON with `regula ir`); the engine compiles it once.
+//! [`visit`] walks it.
 
+pub mod visit;
+
+pub use crate::geometry::{Cell, Shape};
 use serde::{Deserialize, Serialize};
-
-/// Cell index: `file + rank * files`, a1 = 0.
-pub type Cell = u16;
 /// Index of a local variable (loop direction or `let` cell) within one rule.
 pub type Slot = u8;
 
 /// Most local variables one move rule may bind (each generated move carries them).
 pub const MAX_SLOTS: usize = 6;
+/// Most cells the engine plays on (the geometry itself allows larger boards).
 pub const MAX_CELLS: usize = 256;
 pub const MAX_PIECES: usize = 32;
 pub const MAX_FLAGS: usize = 4;
@@ -20,8 +22,7 @@ pub struct Game {
     pub name: String,
     pub meta: Vec<(String, String)>,
     pub players: Vec<Player>,
-    pub files: u8,
-    pub ranks: u8,
+    pub board: Shape,
     pub regions: Vec<Region>,
     pub flags: Vec<Flag>,
     pub pieces: Vec<Piece>,
@@ -29,6 +30,7 @@ pub struct Game {
     /// Pieces each player holds off the board at the start: (player, piece, count).
     pub hand: Vec<(u8, u8, u16)>,
     pub counters: Vec<Counter>,
+    /// Grid offsets of each distinct `leap` (see `geometry::Board::leap_offsets`).
     pub leaps: Vec<Vec<(i8, i8)>>,
     /// Move rules per piece type (same index as `pieces`).
     pub moves: Vec<Vec<Stmt>>,
@@ -46,7 +48,7 @@ pub struct Game {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Player {
     pub name: String,
-    /// Absolute direction (0 = north, clockwise in steps of 45°) that `forward` means.
+    /// The absolute direction (an index into the board's directions) `forward` means.
     pub forward: Option<u8>,
 }
 
@@ -106,7 +108,9 @@ pub enum Outcome {
 /// A direction as written: fixed, relative to the perspective player's forward, or a variable.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
 pub enum DirRef {
+    /// An index into the board's directions.
     Abs(u8),
+    /// A rotation (clockwise, in directions) from the perspective player's forward.
     Rel(u8),
     Var(Slot),
     /// The opposite of the direction in a variable.

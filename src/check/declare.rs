@@ -1,0 +1,546 @@
+//! Declarations: the board, players, pieces, groups, regions, flags, counters and
+//! definitions, then the contents of regions and flags as cell sets.
+
+use super::{Checker, Symbol};
+use crate::diag::{Code, Span};
+use crate::geometry::{self, Board, Cell, DirWord};
+use crate::ir;
+use crate::syntax::ast::{self, Item, Name, RegionExpr, RegionOp};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+impl<'a> Checker<'a> {
+    /// The board, or while it is missing or invalid, a stand-in square board that only
+    /// lends its vocabulary of directions.
+    pub(super) fn geo(&self) -> &Board {
+        static STAND_IN: OnceLock<Board> = OnceLock::new();
+        self.board
+            .as_ref()
+            .unwrap_or_else(|| STAND_IN.get_or_init(|| Board::square(1, 1).expect("a 1 x 1 board")))
+    }
+
+    /// Checks that a new name is not taken and does not shadow a built-in or a cell.
+    fn new_name(&mut self, n: &Name, symbol: Symbol<'a>) -> bool {
+        if crate::keywords::is_builtin_name(&n.text) {
+            self.error(
+                Code::E0110,
+                n.span,
+                format!("`{}` is a built-in name and cannot be redefined", n.text),
+            )
+            .hint = Some("choose another name".into());
+            return false;
+        }
+        if geometry::looks_like_cell_name(&n.text) {
+            self.error(
+                Code::E0110,
+                n.span,
+                format!(
+                    "`{}` looks like a cell and cannot be used as a name",
+                    n.text
+                ),
+            )
+            .hint = Some("names of cells are reserved; add a letter after the digits".into());
+            return false;
+        }
+        if let Err(first) = self.symbols.declare(&n.text, n.span, symbol) {
+            let d = self.error(
+                Code::E0111,
+                n.span,
+                format!("`{}` is defined twice", n.text),
+            );
+            d.hint = Some("every player, piece, group, region, flag, counter and definition needs its own name".into());
+            d.labels.push((first, "first defined here".into()));
+            return false;
+        }
+        true
+    }
+
+    pub(super) fn declare(&mut self, file: &'a ast::File) {
+        self.declare_board_and_players(file);
+        // Names of pieces, groups, flags, counters, regions and definitions.
+        for item in &file.items {
+            match item {
+                Item::Piece { name, letter } => self.declare_piece(name, letter),
+                Item::Flag { name, .. } => {
+                    if self.flags.len() >= ir::MAX_FLAGS {
+                        let msg = format!("more than {} flags", ir::MAX_FLAGS);
+                        self.error(Code::E0118, name.span, msg);
+                    } else if self.new_name(name, Symbol::Flag(self.flags.len() as u8)) {
+                        self.flags.push(ir::Flag {
+                            name: name.text.clone(),
+                            initial: vec![],
+                        });
+                    }
+                }
+                Item::Counter { name, initial } => {
+                    if self.counters.len() >= ir::MAX_COUNTERS {
+                        let msg = format!("more than {} counters", ir::MAX_COUNTERS);
+                        self.error(Code::E0118, name.span, msg);
+                    } else if self.new_name(name, Symbol::Counter(self.counters.len() as u8)) {
+                        let initial = i32::try_from(*initial).unwrap_or_else(|_| {
+                            self.error(
+                                Code::E0126,
+                                name.span,
+                                format!("the starting value of `{}` is out of range", name.text),
+                            )
+                            .hint =
+                                Some("counters hold numbers from -2147483648 to 2147483647".into());
+                            0
+                        });
+                        self.counters.push(ir::Counter {
+                            name: name.text.clone(),
+                            initial,
+                        });
+                    }
+                }
+                Item::Region { name, .. }
+                    if self.new_name(name, Symbol::Region(self.regions.len() as u8)) =>
+                {
+                    self.regions.push(ir::Region {
+                        name: name.text.clone(),
+                        cells: vec![],
+                    });
+                }
+                Item::Define { name, .. } => {
+                    self.new_name(name, Symbol::Define(item));
+                }
+                Item::Group { name, .. } => {
+                    self.new_name(name, Symbol::Group(0));
+                }
+                _ => {}
+            }
+        }
+        for item in &file.items {
+            if let Item::Group { name, members } = item {
+                let mut mask = 0;
+                for m in members {
+                    match self.pieces.iter().position(|p| p.name == m.text) {
+                        Some(i) => mask |= 1 << i,
+                        None => {
+                            self.unknown(
+                                Code::E0102,
+                                m,
+                                format!("unknown piece `{}`", m.text),
+                                |s| matches!(s, Symbol::Piece(_)),
+                                &[],
+                            );
+                        }
+                    }
+                }
+                if self.symbols.get(&name.text) == Some(Symbol::Group(0)) {
+                    // Replace the placeholder declared above (same name, same span).
+                    self.symbols.set_group(&name.text, mask);
+                }
+            }
+        }
+        self.define_regions_and_flags(file);
+    }
+
+    fn declare_board_and_players(&mut self, file: &'a ast::File) {
+        let mut board_seen: Option<Span> = None;
+        let mut players_seen: Option<Span> = None;
+        for item in &file.items {
+            if let Item::Board { files, ranks, span } = item {
+                if let Some(first) = board_seen {
+                    let d = self.error(Code::E0112, *span, "the board is declared twice");
+                    d.labels.push((first, "first declared here".into()));
+                    continue;
+                }
+                board_seen = Some(*span);
+                let fits = (1..=geometry::MAX_SIDE as i64).contains(files)
+                    && (1..=geometry::MAX_SIDE as i64).contains(ranks)
+                    && files * ranks <= ir::MAX_CELLS as i64;
+                match fits.then(|| Board::square(*files as u8, *ranks as u8)) {
+                    Some(Ok(b)) => self.board = Some(b),
+                    _ => {
+                        self.error(
+                            Code::E0113,
+                            *span,
+                            format!("a {files} x {ranks} board is not supported"),
+                        )
+                        .hint = Some(format!(
+                            "boards have 1 to {} files and ranks and at most {} cells",
+                            geometry::MAX_SIDE,
+                            ir::MAX_CELLS
+                        ));
+                    }
+                }
+            }
+        }
+        for item in &file.items {
+            if let Item::Players(decls, span) = item {
+                if let Some(first) = players_seen {
+                    let d = self.error(Code::E0112, *span, "`players` is declared twice");
+                    d.labels.push((first, "first declared here".into()));
+                    continue;
+                }
+                players_seen = Some(*span);
+                for d in decls {
+                    if !self.new_name(&d.name, Symbol::Player(self.players.len() as u8)) {
+                        continue;
+                    }
+                    let forward = d.forward.as_ref().and_then(|f| self.absolute_direction(f));
+                    self.players.push(ir::Player {
+                        name: d.name.text.clone(),
+                        forward,
+                    });
+                }
+                if self.players.len() != 2 {
+                    self.error(
+                        Code::E0114,
+                        *span,
+                        match self.players.len() {
+                            1 => "only 1 player is declared".to_string(),
+                            n => format!("{n} players are declared"),
+                        },
+                    )
+                    .hint =
+                        Some("Regula plays two-player games: declare exactly two players".into());
+                }
+            }
+        }
+        let first = file.items.first().map_or(Span::default(), item_span);
+        if board_seen.is_none() && !self.broken.sections.contains("board") {
+            self.error(Code::E0115, first, "the file declares no board")
+                .hint = Some("add a line such as `board 8 x 8` (files x ranks)".into());
+        }
+        if players_seen.is_none() && !self.broken.sections.contains("players") {
+            self.error(Code::E0115, first, "the file declares no players")
+                .hint = Some("add `players { White Black }`; the first player moves first".into());
+        }
+    }
+
+    fn declare_piece(&mut self, name: &Name, letter: &Name) {
+        if self.pieces.len() >= ir::MAX_PIECES {
+            let msg = format!("more than {} piece types", ir::MAX_PIECES);
+            self.error(Code::E0118, name.span, msg);
+            return;
+        }
+        if !self.new_name(name, Symbol::Piece(self.pieces.len() as u8)) {
+            return;
+        }
+        let mut chars = letter.text.chars();
+        let ch = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+            _ => {
+                self.error(
+                    Code::E0116,
+                    letter.span,
+                    format!("`{}` is not a single letter", letter.text),
+                )
+                .hint =
+                    Some("a piece's letter is one of A..Z, used in notation and display".into());
+                '?'
+            }
+        };
+        if let Some(i) = self.pieces.iter().position(|p| p.letter == ch && ch != '?') {
+            let msg = format!("letter `{ch}` is already used by `{}`", self.pieces[i].name);
+            let first = self.piece_spans[i];
+            let d = self.error(Code::E0117, letter.span, msg);
+            d.hint = Some(
+                "each piece needs its own letter so that moves and boards read unambiguously"
+                    .into(),
+            );
+            d.labels.push((first, "the piece that has it".into()));
+        }
+        self.pieces.push(ir::Piece {
+            name: name.text.clone(),
+            letter: ch,
+        });
+        self.piece_spans.push(name.span);
+    }
+
+    fn define_regions_and_flags(&mut self, file: &'a ast::File) {
+        let mut region_index = 0usize;
+        for item in &file.items {
+            match item {
+                Item::Region { name, def }
+                    if self.symbols.get(&name.text) == Some(Symbol::Region(region_index as u8)) =>
+                {
+                    let cells = self.region_def(name, def, region_index);
+                    self.regions[region_index].cells = cells;
+                    region_index += 1;
+                }
+                Item::Flag { name, initial } => {
+                    if let Some(Symbol::Flag(i)) = self.symbols.get(&name.text) {
+                        self.flags[i as usize].initial =
+                            self.region_cells(initial, None, usize::MAX);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The cells of a region declaration, one list per player.
+    fn region_def(&mut self, name: &Name, def: &ast::RegionDef, index: usize) -> Vec<Vec<Cell>> {
+        match def {
+            ast::RegionDef::Shared(e) => {
+                let c = self.region_cells(e, None, index);
+                vec![c; self.players.len().max(1)]
+            }
+            ast::RegionDef::PerPlayer(cases) => {
+                let mut per: Vec<Option<Vec<Cell>>> = vec![None; self.players.len()];
+                for (p, e) in cases {
+                    if let Some(i) = self.player_index(p) {
+                        if per[i as usize].is_some() {
+                            self.error(Code::E0111, p.span, format!("`{}` is given twice", p.text));
+                        }
+                        per[i as usize] = Some(self.region_cells(e, Some(i), index));
+                    }
+                }
+                per.into_iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        c.unwrap_or_else(|| {
+                            let msg = format!(
+                                "region `{}` has no cells for `{}`",
+                                name.text, self.players[i].name
+                            );
+                            self.error(Code::E0120, name.span, msg).hint =
+                                Some("give every player a line `Player: cells`".into());
+                            vec![]
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Cells of a region expression. `limit` is the index of the region being defined:
+    /// only earlier regions may be used, which rules out cycles.
+    pub(super) fn region_cells(
+        &mut self,
+        e: &RegionExpr,
+        player: Option<u8>,
+        limit: usize,
+    ) -> Vec<Cell> {
+        let set: BTreeSet<Cell> = match e {
+            RegionExpr::Squares(names) => {
+                names.iter().filter_map(|n| self.cell_or_error(n)).collect()
+            }
+            RegionExpr::Rank(r, span) => {
+                let Some(b) = &self.board else { return vec![] };
+                match b.rank(*r) {
+                    Some(cells) => cells.into_iter().collect(),
+                    None => {
+                        let last = b.extent().1;
+                        self.error(Code::E0103, *span, format!("rank {r} is not on this board"))
+                            .hint = Some(format!("ranks run from 1 to {last}"));
+                        BTreeSet::new()
+                    }
+                }
+            }
+            RegionExpr::File(n) => {
+                let Some(b) = &self.board else { return vec![] };
+                match b.file(&n.text) {
+                    Some(cells) => cells.into_iter().collect(),
+                    None => {
+                        let last = (b'a' + b.extent().0 - 1) as char;
+                        self.error(
+                            Code::E0103,
+                            n.span,
+                            format!("`{}` is not a file of this board", n.text),
+                        )
+                        .hint = Some(format!("files run from a to {last}"));
+                        BTreeSet::new()
+                    }
+                }
+            }
+            RegionExpr::Named(n) => {
+                if let Some(cells) = self.builtin_region(&n.text) {
+                    return cells;
+                }
+                match self.symbols.get(&n.text) {
+                    Some(Symbol::Region(i)) if (i as usize) < limit => {
+                        self.symbols.mark(&n.text, true);
+                        let r = &self.regions[i as usize];
+                        let differs = r.cells.windows(2).any(|w| w[0] != w[1]);
+                        let cells = r
+                            .cells
+                            .get(player.unwrap_or(0) as usize)
+                            .cloned()
+                            .unwrap_or_default();
+                        if player.is_none() && differs {
+                            self.error(Code::E0121, n.span, format!("region `{}` differs per player", n.text))
+                                .hint = Some("use it in a per-player region or in a rule, where the player is known".into());
+                        }
+                        cells.into_iter().collect()
+                    }
+                    Some(Symbol::Region(_)) => {
+                        self.error(
+                            Code::E0122,
+                            n.span,
+                            format!("region `{}` is used before it is defined", n.text),
+                        )
+                        .hint = Some(
+                            "define regions before the regions, flags and setup that use them"
+                                .into(),
+                        );
+                        BTreeSet::new()
+                    }
+                    _ => {
+                        self.unknown(
+                            Code::E0104,
+                            n,
+                            format!("unknown region `{}`", n.text),
+                            |s| matches!(s, Symbol::Region(_)),
+                            BUILTIN_REGIONS,
+                        );
+                        BTreeSet::new()
+                    }
+                }
+            }
+            RegionExpr::Binary(op, a, b) => {
+                let a: BTreeSet<Cell> = self.region_cells(a, player, limit).into_iter().collect();
+                let b: BTreeSet<Cell> = self.region_cells(b, player, limit).into_iter().collect();
+                match op {
+                    RegionOp::Union => a.union(&b).copied().collect(),
+                    RegionOp::Intersection => a.intersection(&b).copied().collect(),
+                    RegionOp::Minus => a.difference(&b).copied().collect(),
+                }
+            }
+        };
+        set.into_iter().collect()
+    }
+
+    /// The cells of a built-in region, if the name is one (none while the board is unknown).
+    pub(super) fn builtin_region(&self, name: &str) -> Option<Vec<Cell>> {
+        let b = self.board.as_ref();
+        match name {
+            "all" => Some(b.map(Board::all).unwrap_or_default()),
+            "edge" => Some(b.map(Board::edge).unwrap_or_default()),
+            "corners" => Some(b.map(Board::corners).unwrap_or_default()),
+            _ => None,
+        }
+    }
+
+    /// The cell a name denotes. While the board is unknown, any cell-shaped name is
+    /// accepted (as cell 0) without an error.
+    pub(super) fn cell_or_error(&mut self, n: &Name) -> Option<Cell> {
+        let Some(b) = &self.board else {
+            return geometry::looks_like_cell_name(&n.text).then_some(0);
+        };
+        match b.cell(&n.text) {
+            Some(c) => Some(c),
+            None => {
+                let hint = format!("the board has {}", b.describe_names());
+                self.error(
+                    Code::E0103,
+                    n.span,
+                    format!("`{}` is not a square of this board", n.text),
+                )
+                .hint = Some(hint);
+                None
+            }
+        }
+    }
+
+    pub(super) fn cell_name(&self, c: Cell) -> String {
+        self.geo().name(c)
+    }
+
+    pub(super) fn absolute_direction(&mut self, n: &Name) -> Option<u8> {
+        match self.geo().dir_word(&n.text) {
+            Some(DirWord::Abs(d)) => Some(d),
+            _ => {
+                let cands: Vec<&str> = (0..self.geo().dir_count() as u8)
+                    .map(|d| self.geo().dir_name(d))
+                    .collect();
+                let hint = crate::diag::suggest(&n.text, cands);
+                let d = self.error(
+                    Code::E0105,
+                    n.span,
+                    format!("unknown direction `{}`", n.text),
+                );
+                d.hint = hint.map(|h| format!("did you mean `{h}`?"));
+                None
+            }
+        }
+    }
+
+    pub(super) fn player_index(&mut self, n: &Name) -> Option<u8> {
+        if let Some(Symbol::Player(i)) = self.symbols.get(&n.text) {
+            return Some(i);
+        }
+        self.unknown(
+            Code::E0101,
+            n,
+            format!("unknown player `{}`", n.text),
+            |s| matches!(s, Symbol::Player(_)),
+            &[],
+        );
+        None
+    }
+
+    /// A piece or group name as a bit set of piece types.
+    pub(super) fn piece_set(&mut self, n: &Name) -> Option<u32> {
+        match self.symbols.use_name(&n.text) {
+            Some(Symbol::Piece(i)) => Some(1 << i),
+            Some(Symbol::Group(m)) => Some(m),
+            _ => {
+                self.unknown(
+                    Code::E0102,
+                    n,
+                    format!("unknown piece `{}`", n.text),
+                    |s| matches!(s, Symbol::Piece(_) | Symbol::Group(_)),
+                    &[],
+                );
+                None
+            }
+        }
+    }
+
+    /// One piece type (not a group).
+    pub(super) fn single_piece(&mut self, n: &Name) -> Option<u8> {
+        match self.symbols.get(&n.text) {
+            Some(Symbol::Piece(i)) => {
+                self.symbols.mark(&n.text, true);
+                Some(i)
+            }
+            Some(Symbol::Group(_)) => {
+                self.error(
+                    Code::E0102,
+                    n.span,
+                    format!("`{}` is a group, not a single piece", n.text),
+                );
+                None
+            }
+            _ => {
+                self.unknown(
+                    Code::E0102,
+                    n,
+                    format!("unknown piece `{}`", n.text),
+                    |s| matches!(s, Symbol::Piece(_)),
+                    &[],
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The built-in regions, for suggestions.
+pub(super) const BUILTIN_REGIONS: &[&str] = &["all", "edge", "corners"];
+
+pub(super) fn item_span(item: &Item) -> Span {
+    match item {
+        Item::Game { span, .. }
+        | Item::Players(_, span)
+        | Item::Board { span, .. }
+        | Item::After { span, .. }
+        | Item::Broken { span, .. } => *span,
+        Item::Pass(span) => *span,
+        Item::Region { name, .. }
+        | Item::Flag { name, .. }
+        | Item::Piece { name, .. }
+        | Item::Group { name, .. }
+        | Item::Counter { name, .. }
+        | Item::Define { name, .. } => name.span,
+        Item::Setup(e) => e.first().map_or(Span::default(), |e| e.player.span),
+        Item::Hand(e) => e.first().map_or(Span::default(), |e| e.player.span),
+        Item::Moves { pieces, .. } | Item::Attacks { pieces, .. } => pieces[0].span,
+        Item::Legal(e) | Item::Score(e) => e.span,
+        Item::End(r) => r.first().map_or(Span::default(), |r| r.span),
+    }
+}

@@ -1,0 +1,87 @@
+//! Diagnostics: what went wrong, where, and what to do about it. Every stage reports its
+//! problems as [`Diagnostic`] values with a [`Code`] from the catalogue; rendering them for
+//! a terminal or as JSON is separate ([`render`], [`to_json`]).
+
+mod codes;
+mod render;
+mod suggest;
+
+pub use codes::{CATALOGUE, Code, Entry, explain, markdown};
+pub use render::{JsonDiagnostic, JsonLabel, line_col, render, to_json};
+pub use suggest::suggest;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    /// Where in the file; `None` for problems of the file as a whole or of a command line.
+    pub span: Option<Span>,
+    pub hint: Option<String>,
+    /// Other places the problem involves, each with a note ("first defined here").
+    pub labels: Vec<(Span, String)>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at a place in the file; warning or error as its code says.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: if code.is_warning() {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
+            code,
+            message: message.into(),
+            span: Some(span),
+            hint: None,
+            labels: Vec::new(),
+        }
+    }
+
+    /// A diagnostic about a whole file or a command line, with no place to point at.
+    pub fn unlocated(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span: None,
+            ..Diagnostic::new(code, Span::default(), message)
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_label(mut self, span: Span, note: impl Into<String>) -> Self {
+        self.labels.push((span, note.into()));
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Where the diagnostic starts, for sorting (unlocated ones first).
+    pub fn start(&self) -> usize {
+        self.span.map_or(0, |s| s.start)
+    }
+}

@@ -1,0 +1,192 @@
+//! Moves and positions as text: canonical move notation, replaying moves written in it,
+//! and the board drawn as text.
+
+use super::hash::Position;
+use super::state::{self, Move, MoveKind, owner_of, piece_of};
+use super::{Engine, Outcome};
+use crate::diag::{Code, Diagnostic};
+
+/// Why a move written as text could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("move {} `{text}`: the game is already over (result: {result})", .index + 1)]
+    GameOver {
+        /// Index of the move in the list, from 0.
+        index: usize,
+        text: String,
+        result: String,
+    },
+    #[error("move {} `{text}` is not legal for {player} here", .index + 1)]
+    Illegal {
+        index: usize,
+        text: String,
+        player: String,
+        /// The legal moves there, sorted.
+        legal: Vec<String>,
+    },
+}
+
+impl ReplayError {
+    /// Index of the offending move in the list, from 0.
+    pub fn index(&self) -> usize {
+        match self {
+            ReplayError::GameOver { index, .. } | ReplayError::Illegal { index, .. } => *index,
+        }
+    }
+
+    /// The error as a diagnostic (it has no place in the game file).
+    pub fn diagnostic(&self) -> Diagnostic {
+        match self {
+            ReplayError::GameOver { .. } => Diagnostic::unlocated(Code::E0301, self.to_string()),
+            ReplayError::Illegal { legal, .. } => {
+                Diagnostic::unlocated(Code::E0300, self.to_string())
+                    .with_hint(format!("legal moves: {}", legal.join(" ")))
+            }
+        }
+    }
+}
+
+impl Engine {
+    /// The name of a cell, `a1`.
+    pub fn cell_name(&self, c: u16) -> String {
+        self.board.name(c)
+    }
+
+    /// A move in canonical notation: `e2-e4`, `K@d4`, `e7-e8=Q`, `pass`.
+    pub fn notation(&self, m: &Move) -> String {
+        let base = match m.kind {
+            MoveKind::Pass => "pass".into(),
+            MoveKind::Place => format!(
+                "{}@{}",
+                self.game().pieces[m.piece as usize].letter,
+                self.cell_name(m.to)
+            ),
+            MoveKind::Normal => format!("{}-{}", self.cell_name(m.from), self.cell_name(m.to)),
+        };
+        if m.choice == state::NO_CHOICE {
+            base
+        } else {
+            format!("{base}={}", self.game().pieces[m.choice as usize].letter)
+        }
+    }
+
+    /// Plays moves written in notation from the current position.
+    pub fn replay(&self, pos: &mut Position, moves: &[&str]) -> Result<(), ReplayError> {
+        let mut buf = Vec::new();
+        for (index, text) in moves.iter().enumerate() {
+            if let Some(o) = self.status(pos, &mut buf) {
+                return Err(ReplayError::GameOver {
+                    index,
+                    text: text.to_string(),
+                    result: self.outcome_text(o),
+                });
+            }
+            match buf.iter().find(|m| self.notation(m) == *text) {
+                Some(m) => {
+                    let m = *m;
+                    self.play(pos, &m);
+                }
+                None => {
+                    let mut legal: Vec<String> = buf.iter().map(|m| self.notation(m)).collect();
+                    legal.sort();
+                    return Err(ReplayError::Illegal {
+                        index,
+                        text: text.to_string(),
+                        player: self.player_name(pos.state.to_move).to_string(),
+                        legal,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The position as text: the board (first player's pieces in upper case), hands,
+    /// scores, and who is to move or the result.
+    pub fn render(&self, pos: &Position) -> String {
+        use std::fmt::Write;
+        let g = self.game();
+        let st = &pos.state;
+        // A flag that starts on most cells marks presence (a tile): its absence shows as `#`.
+        // Other flags mark something special: where set, an empty cell shows as `*`.
+        let majority: Vec<bool> = g
+            .flags
+            .iter()
+            .map(|f| f.initial.len() * 2 > self.cells as usize)
+            .collect();
+        let glyph = |c: u16| {
+            let k = st.board[c as usize];
+            if k != 0 {
+                let l = g.pieces[piece_of(k) as usize].letter;
+                if owner_of(k) == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                }
+            } else if majority
+                .iter()
+                .enumerate()
+                .any(|(i, &m)| m && !st.flags[i].has(c))
+            {
+                '#'
+            } else if majority
+                .iter()
+                .enumerate()
+                .any(|(i, &m)| !m && st.flags[i].has(c))
+            {
+                '*'
+            } else {
+                '.'
+            }
+        };
+        let mut out = self.board.draw(glyph);
+        for p in 0..2u8 {
+            let hand: Vec<String> = (0..g.pieces.len())
+                .filter(|&i| st.hand[p as usize][i] > 0)
+                .map(|i| format!("{}x{}", st.hand[p as usize][i], g.pieces[i].letter))
+                .collect();
+            if g.hand.iter().any(|h| h.0 == p) {
+                let _ = writeln!(
+                    out,
+                    "in hand, {}: {}",
+                    self.player_name(p),
+                    if hand.is_empty() {
+                        "none".into()
+                    } else {
+                        hand.join(" ")
+                    }
+                );
+            }
+        }
+        if let Some(s) = self.scores_of(pos) {
+            let _ = writeln!(
+                out,
+                "score: {} {}, {} {}",
+                self.player_name(0),
+                s[0],
+                self.player_name(1),
+                s[1]
+            );
+        }
+        let mut buf = Vec::new();
+        match self.status(pos, &mut buf) {
+            Some(o) => {
+                let _ = writeln!(out, "result: {}", self.outcome_text(o));
+            }
+            None => {
+                let _ = writeln!(out, "{} to move", self.player_name(st.to_move));
+            }
+        }
+        out
+    }
+}
+
+impl Outcome {
+    /// The winner, if there is one.
+    pub fn winner(self) -> Option<u8> {
+        match self {
+            Outcome::Win(p) => Some(p),
+            Outcome::Draw => None,
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! One walk over the IR, in a shared (`Visitor`) and a mutable (`VisitorMut`) form.
+//!
+//! A visitor overrides the hooks it cares about and calls the matching `walk_*` function to
+//! go on into the children; every hook's default is to walk. Both forms are generated from
+//! one definition, so that they cannot drift apart.
+
+use super::{CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test};
+
+macro_rules! visitor {
+    ($Visitor:ident, $program:ident, $rules:ident, $stmts:ident, $stmt:ident, $effects:ident,
+     $effect:ident, $cond:ident, $int:ident, $cell:ident, $test:ident, $($mut:tt)?) => {
+        /// A walk over the IR; every hook defaults to visiting the node's children.
+        pub trait $Visitor {
+            fn stmt(&mut self, s: &$($mut)? Stmt) {
+                $stmt(self, s)
+            }
+            fn effect(&mut self, e: &$($mut)? Effect) {
+                $effect(self, e)
+            }
+            fn cond(&mut self, c: &$($mut)? Cond) {
+                $cond(self, c)
+            }
+            fn int(&mut self, e: &$($mut)? IntExpr) {
+                $int(self, e)
+            }
+            fn cell(&mut self, e: &$($mut)? CellExpr) {
+                $cell(self, e)
+            }
+            fn test(&mut self, t: &$($mut)? Test) {
+                $test(self, t)
+            }
+            /// A direction as written (its children: none).
+            fn dir(&mut self, _d: &$($mut)? DirRef) {}
+            /// A variable slot, bound or read.
+            fn slot(&mut self, _s: Slot) {}
+        }
+
+        /// Visits every rule of a program: move and attack rules, `after` blocks, the
+        /// legality condition, the score, end rules and the effect blocks of moves.
+        pub fn $program<V: $Visitor + ?Sized>(v: &mut V, p: &$($mut)? Program) {
+            $rules(v, &$($mut)? p.game.moves, &$($mut)? p.game.attacks);
+            for a in &$($mut)? p.game.after {
+                $effects(v, &$($mut)? a.effects);
+            }
+            if let Some(c) = &$($mut)? p.game.legal {
+                v.cond(c);
+            }
+            if let Some(s) = &$($mut)? p.game.score {
+                v.int(s);
+            }
+            for r in &$($mut)? p.game.end {
+                v.cond(&$($mut)? r.cond);
+            }
+            for block in &$($mut)? p.effects {
+                $effects(v, block);
+            }
+        }
+
+        fn $rules<V: $Visitor + ?Sized>(
+            v: &mut V,
+            moves: &$($mut)? Vec<Vec<Stmt>>,
+            attacks: &$($mut)? Vec<Option<Vec<Stmt>>>,
+        ) {
+            for m in moves {
+                $stmts(v, m);
+            }
+            for a in attacks.into_iter().flatten() {
+                $stmts(v, a);
+            }
+        }
+
+        pub fn $stmts<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Stmt]) {
+            for s in list {
+                v.stmt(s);
+            }
+        }
+
+        pub fn $effects<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Effect]) {
+            for e in list {
+                v.effect(e);
+            }
+        }
+
+        pub fn $stmt<V: $Visitor + ?Sized>(v: &mut V, s: &$($mut)? Stmt) {
+            match s {
+                Stmt::For { slot, dirs, body } => {
+                    v.slot(*slot);
+                    for d in dirs {
+                        v.dir(d);
+                    }
+                    $stmts(v, body);
+                }
+                Stmt::ForPiece { slot, body, .. } => {
+                    v.slot(*slot);
+                    $stmts(v, body);
+                }
+                Stmt::Let { slot, value } => {
+                    v.cell(value);
+                    v.slot(*slot);
+                }
+                Stmt::If { cond, then, otherwise } => {
+                    v.cond(cond);
+                    $stmts(v, then);
+                    $stmts(v, otherwise);
+                }
+                Stmt::Step { dirs, to, cond, .. } | Stmt::Slide { dirs, to, cond, .. } => {
+                    for d in dirs {
+                        v.dir(d);
+                    }
+                    v.test(to);
+                    if let Some(c) = cond {
+                        v.cond(c);
+                    }
+                }
+                Stmt::Leap { to, cond, .. } | Stmt::Place { on: to, cond, .. } => {
+                    v.test(to);
+                    if let Some(c) = cond {
+                        v.cond(c);
+                    }
+                }
+                Stmt::MoveTo { target, cond, .. } => {
+                    v.cell(target);
+                    v.cond(cond);
+                }
+            }
+        }
+
+        pub fn $effect<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? Effect) {
+            match e {
+                Effect::If { cond, then, otherwise } => {
+                    v.cond(cond);
+                    $effects(v, then);
+                    $effects(v, otherwise);
+                }
+                Effect::For { slot, dirs, body } => {
+                    v.slot(*slot);
+                    for d in dirs {
+                        v.dir(d);
+                    }
+                    $effects(v, body);
+                }
+                Effect::Along { slot, start, dir, test, body } => {
+                    v.cell(start);
+                    v.dir(dir);
+                    v.test(test);
+                    v.slot(*slot);
+                    $effects(v, body);
+                }
+                Effect::Let { slot, value } => {
+                    v.cell(value);
+                    v.slot(*slot);
+                }
+                Effect::Remove(c) | Effect::Flip(c) => v.cell(c),
+                Effect::SetFlag { at, .. } => v.cell(at),
+                Effect::Counter { value, .. } => v.int(value),
+                Effect::Again => {}
+                Effect::Change { at, piece } | Effect::Put { piece, at } => {
+                    if let PieceRef::Var(s) = piece {
+                        v.slot(*s);
+                    }
+                    v.cell(at);
+                }
+            }
+        }
+
+        pub fn $cond<V: $Visitor + ?Sized>(v: &mut V, c: &$($mut)? Cond) {
+            match c {
+                Cond::True | Cond::False | Cond::NoMoves | Cond::PlayerEq(..) => {}
+                Cond::Is(e, t) => {
+                    v.cell(e);
+                    v.test(t);
+                }
+                Cond::CellEq(a, b) => {
+                    v.cell(a);
+                    v.cell(b);
+                }
+                Cond::Not(x) | Cond::As(_, x) => v.cond(x),
+                Cond::And(list) | Cond::Or(list) => {
+                    for x in list {
+                        v.cond(x);
+                    }
+                }
+                Cond::Cmp(a, _, b) => {
+                    v.int(a);
+                    v.int(b);
+                }
+                Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
+                    v.slot(*slot);
+                    for d in dirs {
+                        v.dir(d);
+                    }
+                    v.cond(body);
+                }
+                Cond::Let { slot, value, body } => {
+                    v.cell(value);
+                    v.slot(*slot);
+                    v.cond(body);
+                }
+            }
+        }
+
+        pub fn $int<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? IntExpr) {
+            match e {
+                IntExpr::CountAttacks(t) | IntExpr::CountCells(t) => v.test(t),
+                IntExpr::Run { test, start, dir } => {
+                    v.test(test);
+                    v.cell(start);
+                    v.dir(dir);
+                }
+                IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
+                    v.int(a);
+                    v.int(b);
+                }
+                IntExpr::Of(_, x) => v.int(x),
+                IntExpr::Const(_)
+                | IntExpr::Counter(_)
+                | IntExpr::MovesMade
+                | IntExpr::Passes
+                | IntExpr::Turns
+                | IntExpr::Ply
+                | IntExpr::Repetitions
+                | IntExpr::InHand
+                | IntExpr::Score => {}
+            }
+        }
+
+        pub fn $cell<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? CellExpr) {
+            match e {
+                CellExpr::Slot(s) => v.slot(*s),
+                CellExpr::Step(base, d, _) => {
+                    v.cell(base);
+                    v.dir(d);
+                }
+                CellExpr::First { test, start, dir } => {
+                    v.test(test);
+                    v.cell(start);
+                    v.dir(dir);
+                }
+                CellExpr::Find(t) => v.test(t),
+                CellExpr::From
+                | CellExpr::To
+                | CellExpr::LastFrom
+                | CellExpr::LastTo
+                | CellExpr::Const(_) => {}
+            }
+        }
+
+        pub fn $test<V: $Visitor + ?Sized>(v: &mut V, t: &$($mut)? Test) {
+            match t {
+                Test::Not(x) => v.test(x),
+                Test::And(list) | Test::Or(list) => {
+                    for x in list {
+                        v.test(x);
+                    }
+                }
+                Test::Any
+                | Test::Empty
+                | Test::Occupied
+                | Test::Piece { .. }
+                | Test::Flag(_)
+                | Test::Region(_)
+                | Test::Attacked
+                | Test::Table(_) => {}
+            }
+        }
+    };
+}
+
+visitor!(
+    Visitor,
+    walk_program,
+    walk_rules,
+    walk_stmts,
+    walk_stmt,
+    walk_effects,
+    walk_effect,
+    walk_cond,
+    walk_int,
+    walk_cell,
+    walk_test,
+);
+
+/// The mutable walk.
+pub mod mutable {
+    use super::super::{
+        CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test,
+    };
+
+    visitor!(
+        VisitorMut,
+        walk_program,
+        walk_rules,
+        walk_stmts,
+        walk_stmt,
+        walk_effects,
+        walk_effect,
+        walk_cond,
+        walk_int,
+        walk_cell,
+        walk_test,
+        mut
+    );
+}
+
+pub use mutable::VisitorMut;
+
+/// The highest slot a rule binds or reads, plus one (0 when it uses none).
+pub fn slots_used(stmts: &[Stmt]) -> u8 {
+    struct Max(u8);
+    impl Visitor for Max {
+        fn slot(&mut self, s: Slot) {
+            self.0 = self.0.max(s + 1);
+        }
+        fn dir(&mut self, d: &DirRef) {
+            if let DirRef::Var(s) | DirRef::Opp(s) = d {
+                self.0 = self.0.max(s + 1);
+            }
+        }
+    }
+    let mut m = Max(0);
+    walk_stmts(&mut m, stmts);
+    m.0
+}

@@ -1,0 +1,156 @@
+//! Loading a game file: reading it within bounds, then compiling it. Every way this can fail
+//! is a [`LoadError`], which converts to diagnostics like any other problem of a file.
+
+use crate::diag::{Code, Diagnostic, line_col};
+use crate::engine::Engine;
+use std::io::Read;
+
+/// Files larger than this are refused before parsing.
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// Why a game file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read `{path}`: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("`{path}` is a directory, not a game file")]
+    Directory { path: String },
+    #[error("`{path}` is not a regular file")]
+    NotAFile { path: String },
+    #[error("`{path}` is too large (more than {MAX_SOURCE_BYTES} bytes)")]
+    TooLarge { path: String },
+    #[error("`{path}` is not valid UTF-8")]
+    Encoding {
+        path: String,
+        /// The text before the first invalid byte, to locate it.
+        valid: String,
+    },
+    #[error("`{path}` is not a valid game ({} error(s))", .diagnostics.iter().filter(|d| d.is_error()).count())]
+    Invalid {
+        path: String,
+        text: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl LoadError {
+    /// The problem as diagnostics, with the text they point into (empty when there is none).
+    pub fn diagnostics(&self) -> (Vec<Diagnostic>, &str) {
+        let hint_read = "check the path; `-` reads the game from standard input";
+        match self {
+            LoadError::Unreadable { .. } => (
+                vec![Diagnostic::unlocated(Code::E0004, self.to_string()).with_hint(hint_read)],
+                "",
+            ),
+            LoadError::Directory { .. } | LoadError::NotAFile { .. } => (
+                vec![
+                    Diagnostic::unlocated(Code::E0004, self.to_string())
+                        .with_hint("give the path of a `.game` file"),
+                ],
+                "",
+            ),
+            LoadError::TooLarge { .. } => (
+                vec![
+                    Diagnostic::unlocated(Code::E0002, self.to_string())
+                        .with_hint("game files are a few kilobytes; split generated data"),
+                ],
+                "",
+            ),
+            LoadError::Encoding { valid, .. } => {
+                let at = valid.len();
+                let mut d = Diagnostic::new(
+                    Code::E0005,
+                    crate::diag::Span::new(at, at),
+                    self.to_string(),
+                )
+                .with_hint("save the file as UTF-8");
+                let (line, col) = line_col(valid, at);
+                d.message = format!("{} (line {line}, column {col})", d.message);
+                (vec![d], valid)
+            }
+            LoadError::Invalid {
+                text, diagnostics, ..
+            } => (diagnostics.clone(), text),
+        }
+    }
+
+    /// The path the error is about.
+    pub fn path(&self) -> &str {
+        match self {
+            LoadError::Unreadable { path, .. }
+            | LoadError::Directory { path }
+            | LoadError::NotAFile { path }
+            | LoadError::TooLarge { path }
+            | LoadError::Encoding { path, .. }
+            | LoadError::Invalid { path, .. } => path,
+        }
+    }
+}
+
+/// Reads a game file's text: at most [`MAX_SOURCE_BYTES`], from a regular file (or, for
+/// `-`, standard input), as UTF-8. Devices and pipes are refused before they are opened, so
+/// that reading never blocks or grows without bound.
+pub fn read_source(path: &str) -> Result<String, LoadError> {
+    let p = path.to_string();
+    let bytes = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_SOURCE_BYTES as u64 + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| LoadError::Unreadable {
+                path: p.clone(),
+                reason: e.to_string(),
+            })?;
+        buf
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| LoadError::Unreadable {
+            path: p.clone(),
+            reason: io_reason(&e),
+        })?;
+        if meta.is_dir() {
+            return Err(LoadError::Directory { path: p });
+        }
+        if !meta.is_file() {
+            return Err(LoadError::NotAFile { path: p });
+        }
+        let mut buf = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(MAX_SOURCE_BYTES as u64 + 1)
+                    .read_to_end(&mut buf)
+                    .map(|_| ())
+            })
+            .map_err(|e| LoadError::Unreadable {
+                path: p.clone(),
+                reason: io_reason(&e),
+            })?;
+        buf
+    };
+    if bytes.len() > MAX_SOURCE_BYTES {
+        return Err(LoadError::TooLarge { path: p });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let valid = String::from_utf8_lossy(&e.into_bytes()[..at]).into_owned();
+        LoadError::Encoding { path: p, valid }
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Reads, checks and compiles a game file into a ready engine.
+pub fn load_file(path: &str) -> Result<Engine, LoadError> {
+    let text = read_source(path)?;
+    crate::load_str(&text).map_err(|diagnostics| LoadError::Invalid {
+        path: path.to_string(),
+        text,
+        diagnostics,
+    })
+}
