@@ -64,7 +64,14 @@ fn the_tutorial_game_matches_the_reference_text() {
 
 #[test]
 fn example_games_check_without_warnings_and_play() {
-    for name in ["breakthrough", "tictactoe", "connect4", "othello", "chess"] {
+    for name in [
+        "breakthrough",
+        "tictactoe",
+        "connect4",
+        "othello",
+        "chess",
+        "tempo",
+    ] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =
             regula::compile(&std::fs::read_to_string(path).unwrap()).expect("compiles");

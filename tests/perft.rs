@@ -1,4 +1,5 @@
-//! Runs every perft data file in tests/perft against the game of the same name.
+//! Runs every perft data file in tests/perft against the game of the same name (in games/
+//! or docs/examples/).
 //! Counts above a node limit are skipped so that CI stays fast; set REGULA_PERFT_ALL=1
 //! to run them all.
 
@@ -14,10 +15,21 @@ fn limit() -> u64 {
     }
 }
 
+/// The game's text, from games/ or else docs/examples/.
+fn source(name: &str) -> String {
+    ["games", "docs/examples"]
+        .iter()
+        .find_map(|dir| {
+            std::fs::read_to_string(format!("{}/{dir}/{name}.game", env!("CARGO_MANIFEST_DIR")))
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {name}.game in games/ or docs/examples/"))
+}
+
 fn run(name: &str) {
     let path = format!("{}/tests/perft/{name}.perft", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("perft data file");
-    let engine = common::game(name);
+    let engine = common::load(&source(name));
     let mut pos = None;
     let (mut checked, mut skipped) = (0, 0);
     for (n, line) in text.lines().enumerate() {
@@ -67,4 +79,9 @@ fn shaversi() {
 #[test]
 fn shakhmaty() {
     run("shakhmaty");
+}
+
+#[test]
+fn tempo() {
+    run("tempo");
 }
