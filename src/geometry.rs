@@ -25,8 +25,10 @@ pub type Cell = u16;
 pub const NONE: Cell = u16::MAX;
 /// Most directions any shape has.
 pub const MAX_DIRS: usize = 8;
-/// Largest grid side (files are lettered a..z).
-pub const MAX_SIDE: u8 = 26;
+/// Most files of a grid (they are lettered a..z).
+pub const MAX_FILES: u8 = 26;
+/// Most ranks of a grid.
+pub const MAX_RANKS: u8 = 99;
 /// Most cells of any board.
 pub const MAX_CELLS: usize = 676;
 
@@ -133,35 +135,18 @@ const HEX: Dirs = Dirs {
 };
 
 /// Every direction word any shape knows, for reserved-name checks and suggestions.
-pub const DIRECTION_WORDS: &[&str] = &[
-    "north",
-    "northeast",
-    "east",
-    "southeast",
-    "south",
-    "southwest",
-    "west",
-    "northwest",
-    "N",
-    "NE",
-    "E",
-    "SE",
-    "S",
-    "SW",
-    "W",
-    "NW",
-    "forward",
-    "forward-right",
-    "right",
-    "backward-right",
-    "backward",
-    "backward-left",
-    "left",
-    "forward-left",
-    "orthogonal",
-    "diagonal",
-    "all",
-];
+pub fn direction_words() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = Vec::new();
+    for d in [&COMPASS, &HEX] {
+        let words = d.names.iter().chain(d.short).chain(d.relative);
+        for w in words.copied().chain(d.sets.iter().map(|(n, _)| *n)) {
+            if !v.contains(&w) {
+                v.push(w);
+            }
+        }
+    }
+    v
+}
 
 /// What a direction word means on a given board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,13 +199,12 @@ pub struct Board {
 impl Board {
     /// Builds the tables of a shape, or says why the shape is not acceptable.
     pub fn new(shape: Shape) -> Result<Board, ShapeError> {
-        let side_ok = |n: u8| (1..=MAX_SIDE).contains(&n);
         let (dirs, width, height): (&'static Dirs, u8, u8) = match &shape {
             Shape::Square { files, ranks }
             | Shape::HexRhombus { files, ranks }
             | Shape::Points { files, ranks, .. } => {
-                if !side_ok(*files)
-                    || !side_ok(*ranks)
+                if !(1..=MAX_FILES).contains(files)
+                    || !(1..=MAX_RANKS).contains(ranks)
                     || *files as usize * *ranks as usize > MAX_CELLS
                 {
                     return Err(ShapeError::Size(*files as i64, *ranks as i64));
@@ -541,7 +525,7 @@ impl Board {
         if let Some((_, set)) = self.dirs.sets.iter().find(|(n, _)| *n == word) {
             return Some(DirWord::Set(set.to_vec()));
         }
-        DIRECTION_WORDS
+        direction_words()
             .contains(&word)
             .then_some(DirWord::Unavailable)
     }
@@ -705,7 +689,7 @@ pub fn parse_cell_name(text: &str) -> Option<(u32, u32)> {
         return None;
     }
     let rank: u32 = text[1..].parse().ok()?;
-    (rank >= 1).then_some(((b[0] - b'a') as u32, rank - 1))
+    (rank >= 1).then(|| ((b[0] - b'a') as u32, rank - 1))
 }
 
 /// Whether a word has the shape of a cell name (`a1`, `t12`), on any board.
@@ -795,6 +779,7 @@ mod tests {
         assert!(Board::square(0, 3).is_err());
         assert!(Board::square(27, 3).is_err());
         assert!(Board::square(26, 26).is_ok());
+        assert!(Board::square(2, 99).is_ok() && Board::square(2, 100).is_err());
         assert!(Board::new(Shape::Hexagon { side: 0 }).is_err());
     }
 

@@ -124,7 +124,7 @@ pub struct Builtin {
 
 macro_rules! builtins {
     ($($kind:ident $word:literal $doc:literal,)*) => {
-        /// Built-in names other than directions (see [`crate::geometry::DIRECTION_WORDS`]).
+        /// Built-in names other than directions (see [`crate::geometry::direction_words`]).
         pub const BUILTINS: &[Builtin] = &[
             $(Builtin { word: $word, kind: BuiltinKind::$kind, doc: $doc },)*
         ];
@@ -183,7 +183,7 @@ pub fn sections() -> impl Iterator<Item = &'static str> {
 /// Whether a name is taken by the language: a built-in value, test, region, player or a
 /// direction word of any board.
 pub fn is_builtin_name(word: &str) -> bool {
-    BUILTINS.iter().any(|b| b.word == word) || crate::geometry::DIRECTION_WORDS.contains(&word)
+    BUILTINS.iter().any(|b| b.word == word) || crate::geometry::direction_words().contains(&word)
 }
 
 /// The name of a keyword's grammar rule.
@@ -244,7 +244,7 @@ pub fn fuzz_dictionary() -> String {
         .iter()
         .map(|k| k.word)
         .chain(BUILTINS.iter().map(|b| b.word))
-        .chain(crate::geometry::DIRECTION_WORDS.iter().copied());
+        .chain(crate::geometry::direction_words());
     let mut seen = std::collections::BTreeSet::new();
     let mut out = String::from("# Generated from src/keywords.rs: do not edit.\n");
     for w in words {

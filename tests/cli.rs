@@ -17,7 +17,7 @@ fn regula(args: &[&str]) -> (i32, String, String) {
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("regula-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
@@ -118,10 +118,8 @@ fn moves_of_a_finished_game_print_the_result() {
     let line = "K@a1 Q@d4 R@h1 R@a8 R@h8 R@b7 B@c1 B@g7 B@f1 B@b1 N@b8 N@g1 N@g8 N@h3 Q@e5 K@c3";
     let (code, out, _) = regula(&["moves", "games/shaversi.game", "--after", line]);
     assert_eq!(code, 0);
-    assert!(
-        ["result: white\n", "result: black\n", "result: draw\n"].contains(&out.as_str()),
-        "{out}"
-    );
+    // White scores 46, Black 57 (by an independent implementation of the rules).
+    assert_eq!(out, "result: black\n");
 }
 
 #[test]

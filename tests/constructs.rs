@@ -148,3 +148,35 @@ fn as_evaluates_a_condition_from_another_players_point_of_view() {
     );
     assert_eq!(outcome(&plain, &after(&plain, "a4-a5")), None);
 }
+
+#[test]
+fn end_rules_are_tried_in_the_order_written() {
+    let rules = [
+        "when turns >= 0: white wins",
+        "when moves-made(white) == 0: draw",
+    ];
+    for (order, want) in [([0, 1], "result: white"), ([1, 0], "result: draw")] {
+        let g = game_with(&format!(
+            "piece Man letter M\nsetup {{ white Man a1  black Man e5 }}\n\
+             moves Man {{ step forward to empty }}\nend {{\n  {}\n  {}\n}}\n",
+            rules[order[0]], rules[order[1]]
+        ));
+        assert_eq!(moves(&g, &g.start()), [want]);
+    }
+}
+
+#[test]
+fn passes_count_only_passes_in_a_row() {
+    // White's Man is blocked for good and must pass every turn; Black's Rook shuffles.
+    let g = game_with(
+        "piece Man letter M\npiece Rook letter R\npiece Wall letter W\n\
+         setup { white Man a1  black Wall a2  black Rook c3 }\npass when no moves\n\
+         moves Man { step forward to empty }\nmoves Rook { step north, south to empty }\n\
+         moves Wall { step forward to empty if false }\n\
+         end { when passes >= 2: draw }\n",
+    );
+    assert_eq!(moves(&g, &g.start()), ["pass"]);
+    // Black's move in between resets the count: White's second pass is not two in a row.
+    let pos = after(&g, "pass c3-c2 pass");
+    assert_eq!(moves(&g, &pos), ["c2-c1", "c2-c3"]);
+}

@@ -195,3 +195,22 @@ fn orthodox_chess_reproduces_the_known_move_counts() {
         assert!(m.contains(&p.to_string()), "{p} in {m:?}");
     }
 }
+
+#[test]
+fn the_reference_lists_exactly_the_reserved_keywords() {
+    let doc = std::fs::read_to_string(format!("{}/docs/LANGUAGE.md", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    let start = doc
+        .find("- **Keywords** (cannot be names): `")
+        .expect("the keyword list");
+    let list = &doc[start..];
+    let list = &list[list.find('`').unwrap() + 1..];
+    let list = &list[..list.find('`').unwrap()];
+    let listed: Vec<&str> = list.split_whitespace().collect();
+    let reserved: Vec<&str> = regula::keywords::KEYWORDS
+        .iter()
+        .filter(|k| regula::keywords::is_reserved(k.word))
+        .map(|k| k.word)
+        .collect();
+    assert_eq!(listed, reserved);
+}

@@ -385,19 +385,3 @@ fn a_king_never_captures_outside_check() {
     }
     assert!(checked > 1000, "only {checked} King moves examined");
 }
-
-#[test]
-fn checkmate_is_tested_before_repetition() {
-    let g = game("shakti");
-    let order: Vec<String> = g
-        .game()
-        .end
-        .iter()
-        .map(|e| format!("{:?}", e.outcome))
-        .collect();
-    assert_eq!(order, ["Loses(Me)", "Draw", "Draw"]);
-    assert!(
-        matches!(g.game().end[0].cond, regula::ir::Cond::And(_)),
-        "checkmate needs no move and check"
-    );
-}

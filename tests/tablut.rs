@@ -281,14 +281,3 @@ fn a_player_without_a_legal_move_loses() {
     let pos = after(&g, "e4-e3");
     assert_eq!(moves(&g, &pos), ["result: white"]);
 }
-
-#[test]
-fn no_legal_move_is_tested_before_repetition() {
-    // Rule order: a player who cannot move loses even on a third occurrence.
-    let g = game("tablut");
-    let text = format!(
-        "{:?}",
-        g.game().end.iter().map(|e| e.outcome).collect::<Vec<_>>()
-    );
-    assert_eq!(text, "[Wins(Named(0)), Wins(Named(1)), Loses(Me), Draw]");
-}

@@ -147,8 +147,8 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 board_seen = Some(*span);
-                let fits = (1..=geometry::MAX_SIDE as i64).contains(files)
-                    && (1..=geometry::MAX_SIDE as i64).contains(ranks)
+                let fits = (1..=geometry::MAX_FILES as i64).contains(files)
+                    && (1..=geometry::MAX_RANKS as i64).contains(ranks)
                     && files * ranks <= ir::MAX_CELLS as i64;
                 match fits.then(|| Board::square(*files as u8, *ranks as u8)) {
                     Some(Ok(b)) => self.board = Some(b),
@@ -159,8 +159,9 @@ impl<'a> Checker<'a> {
                             format!("a {files} x {ranks} board is not supported"),
                         )
                         .hint = Some(format!(
-                            "boards have 1 to {} files and ranks and at most {} cells",
-                            geometry::MAX_SIDE,
+                            "boards have 1 to {} files, 1 to {} ranks and at most {} cells",
+                            geometry::MAX_FILES,
+                            geometry::MAX_RANKS,
                             ir::MAX_CELLS
                         ));
                     }

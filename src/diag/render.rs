@@ -151,3 +151,51 @@ pub fn to_json<'a>(d: &'a Diagnostic, path: &'a str, source: &str) -> JsonDiagno
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Code, Diagnostic};
+
+    #[test]
+    fn lines_and_columns_count_characters_from_one() {
+        let text = "ab\ncé d\n";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        // `é` is two bytes and one column; an offset inside it rounds down.
+        assert_eq!(line_col(text, 6), (2, 3));
+        assert_eq!(line_col(text, 5), (2, 2));
+        assert_eq!(line_col(text, 999), (3, 1));
+    }
+
+    #[test]
+    fn a_diagnostic_shows_its_line_a_caret_its_labels_and_its_hint() {
+        let text = "piece King letter K\npiece King letter Q\n";
+        let d = Diagnostic::new(Code::E0111, Span::new(26, 30), "`King` is defined twice")
+            .with_label(Span::new(6, 10), "first defined here")
+            .with_hint("rename one");
+        let out = render(&d, "f.game", text);
+        assert_eq!(
+            out,
+            "error[E0111]: `King` is defined twice\n  --> f.game:2:7\n  |\n2 | piece King letter Q\n  |       ^^^^\n  ::: f.game:1:7\n  |\n1 | piece King letter K\n  |       ---- first defined here\n  = hint: rename one\n"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_clipped_around_the_caret() {
+        let line = format!("{}X{}", "a".repeat(300), "b".repeat(300));
+        let (shown, shift) = clip_line(&line, 300);
+        assert_eq!(shown.chars().count(), 160);
+        assert_eq!(shown.chars().nth(300 - shift), Some('X'));
+    }
+
+    #[test]
+    fn json_has_positions_or_nulls() {
+        let d = Diagnostic::unlocated(Code::E0004, "cannot read `x`");
+        let j = serde_json::to_string(&to_json(&d, "x", "")).unwrap();
+        assert_eq!(
+            j,
+            r#"{"code":"E0004","severity":"error","file":"x","line":null,"column":null,"end_line":null,"end_column":null,"message":"cannot read `x`","hint":null,"labels":[]}"#
+        );
+    }
+}

@@ -38,3 +38,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     d[a.len()][b.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swap_or_a_missing_letter_is_one_edit() {
+        assert_eq!(edit_distance("Kign", "King"), 1);
+        assert_eq!(edit_distance("thron", "throne"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+
+    #[test]
+    fn suggestions_are_close_and_case_blind() {
+        assert_eq!(suggest("kign", ["King", "Queen"]), Some("King"));
+        assert_eq!(suggest("thron", ["throne", "edge"]), Some("throne"));
+        assert_eq!(suggest("Bishop", ["King", "Queen"]), None);
+        // Short words need a near match: one edit at most.
+        assert_eq!(suggest("ab", ["xy"]), None);
+    }
+}

@@ -65,21 +65,11 @@ impl Engine {
                     cond,
                     then,
                 } => {
-                    let mut stop = false;
-                    if cx.from != NONE {
-                        for &d in dirs {
+                    cx.from != NONE
+                        && dirs.iter().any(|&d| {
                             let c = self.board.step(cx.from, self.dir(cx, d));
-                            if c != NONE
-                                && self.test(st, cx, c, to)
-                                && self.target_holds(st, cx, c, cond)
-                                && self.emit(cx, piece, c, *then, emit)
-                            {
-                                stop = true;
-                                break;
-                            }
-                        }
-                    }
-                    stop
+                            c != NONE && self.target(st, cx, piece, c, (to, cond), *then, emit)
+                        })
                 }
                 Stmt::Slide {
                     dirs,
@@ -94,19 +84,11 @@ impl Engine {
                     cond,
                     then,
                 } => {
-                    let mut stop = false;
-                    if cx.from != NONE {
-                        for &c in self.leap_targets(*leap, cx.from) {
-                            if self.test(st, cx, c, to)
-                                && self.target_holds(st, cx, c, cond)
-                                && self.emit(cx, piece, c, *then, emit)
-                            {
-                                stop = true;
-                                break;
-                            }
-                        }
-                    }
-                    stop
+                    cx.from != NONE
+                        && self
+                            .leap_targets(*leap, cx.from)
+                            .iter()
+                            .any(|&c| self.target(st, cx, piece, c, (to, cond), *then, emit))
                 }
                 Stmt::MoveTo { target, cond, then } => {
                     let c = if cx.from == NONE {
@@ -122,19 +104,9 @@ impl Engine {
                     }
                 }
                 Stmt::Place { on, cond, then } => {
-                    let mut stop = false;
-                    if cx.from == NONE {
-                        for c in 0..self.cells {
-                            if self.test(st, cx, c, on)
-                                && self.target_holds(st, cx, c, cond)
-                                && self.emit(cx, piece, c, *then, emit)
-                            {
-                                stop = true;
-                                break;
-                            }
-                        }
-                    }
-                    stop
+                    cx.from == NONE
+                        && (0..self.cells)
+                            .any(|c| self.target(st, cx, piece, c, (on, cond), *then, emit))
                 }
             };
             if stop {
@@ -210,10 +182,23 @@ impl Engine {
         false
     }
 
-    /// A statement's `if` condition on its target, with `to` bound to that target.
+    /// One target cell of a statement: its cell test, then its `if` condition (with `to`
+    /// bound to the cell), then the move. True when `emit` asks to stop.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn target_holds(&self, st: &State, cx: &mut Ctx, c: u16, cond: &Option<Cond>) -> bool {
-        self.target_holds_ref(st, cx, c, cond.as_ref())
+    fn target<F: FnMut(&Move) -> bool>(
+        &self,
+        st: &State,
+        cx: &mut Ctx,
+        piece: u8,
+        c: u16,
+        (to, cond): (&Test, &Option<Cond>),
+        then: Option<u16>,
+        emit: &mut F,
+    ) -> bool {
+        self.test(st, cx, c, to)
+            && self.target_holds_ref(st, cx, c, cond.as_ref())
+            && self.emit(cx, piece, c, then, emit)
     }
 
     #[inline]

@@ -7,27 +7,26 @@
 use super::{CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test};
 
 macro_rules! visitor {
-    ($Visitor:ident, $program:ident, $rules:ident, $stmts:ident, $stmt:ident, $effects:ident,
-     $effect:ident, $cond:ident, $int:ident, $cell:ident, $test:ident, $($mut:tt)?) => {
+    ($Visitor:ident, $($mut:tt)?) => {
         /// A walk over the IR; every hook defaults to visiting the node's children.
         pub trait $Visitor {
             fn stmt(&mut self, s: &$($mut)? Stmt) {
-                $stmt(self, s)
+                walk_stmt(self, s)
             }
             fn effect(&mut self, e: &$($mut)? Effect) {
-                $effect(self, e)
+                walk_effect(self, e)
             }
             fn cond(&mut self, c: &$($mut)? Cond) {
-                $cond(self, c)
+                walk_cond(self, c)
             }
             fn int(&mut self, e: &$($mut)? IntExpr) {
-                $int(self, e)
+                walk_int(self, e)
             }
             fn cell(&mut self, e: &$($mut)? CellExpr) {
-                $cell(self, e)
+                walk_cell(self, e)
             }
             fn test(&mut self, t: &$($mut)? Test) {
-                $test(self, t)
+                walk_test(self, t)
             }
             /// A direction as written (its children: none).
             fn dir(&mut self, _d: &$($mut)? DirRef) {}
@@ -37,10 +36,10 @@ macro_rules! visitor {
 
         /// Visits every rule of a program: move and attack rules, `after` blocks, the
         /// legality condition, the score, end rules and the effect blocks of moves.
-        pub fn $program<V: $Visitor + ?Sized>(v: &mut V, p: &$($mut)? Program) {
-            $rules(v, &$($mut)? p.game.moves, &$($mut)? p.game.attacks);
+        pub fn walk_program<V: $Visitor + ?Sized>(v: &mut V, p: &$($mut)? Program) {
+            walk_rules(v, &$($mut)? p.game.moves, &$($mut)? p.game.attacks);
             for a in &$($mut)? p.game.after {
-                $effects(v, &$($mut)? a.effects);
+                walk_effects(v, &$($mut)? a.effects);
             }
             if let Some(c) = &$($mut)? p.game.legal {
                 v.cond(c);
@@ -52,47 +51,47 @@ macro_rules! visitor {
                 v.cond(&$($mut)? r.cond);
             }
             for block in &$($mut)? p.effects {
-                $effects(v, block);
+                walk_effects(v, block);
             }
         }
 
-        fn $rules<V: $Visitor + ?Sized>(
+        fn walk_rules<V: $Visitor + ?Sized>(
             v: &mut V,
             moves: &$($mut)? Vec<Vec<Stmt>>,
             attacks: &$($mut)? Vec<Option<Vec<Stmt>>>,
         ) {
             for m in moves {
-                $stmts(v, m);
+                walk_stmts(v, m);
             }
             for a in attacks.into_iter().flatten() {
-                $stmts(v, a);
+                walk_stmts(v, a);
             }
         }
 
-        pub fn $stmts<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Stmt]) {
+        pub fn walk_stmts<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Stmt]) {
             for s in list {
                 v.stmt(s);
             }
         }
 
-        pub fn $effects<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Effect]) {
+        pub fn walk_effects<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Effect]) {
             for e in list {
                 v.effect(e);
             }
         }
 
-        pub fn $stmt<V: $Visitor + ?Sized>(v: &mut V, s: &$($mut)? Stmt) {
+        pub fn walk_stmt<V: $Visitor + ?Sized>(v: &mut V, s: &$($mut)? Stmt) {
             match s {
                 Stmt::For { slot, dirs, body } => {
                     v.slot(*slot);
                     for d in dirs {
                         v.dir(d);
                     }
-                    $stmts(v, body);
+                    walk_stmts(v, body);
                 }
                 Stmt::ForPiece { slot, body, .. } => {
                     v.slot(*slot);
-                    $stmts(v, body);
+                    walk_stmts(v, body);
                 }
                 Stmt::Let { slot, value } => {
                     v.cell(value);
@@ -100,8 +99,8 @@ macro_rules! visitor {
                 }
                 Stmt::If { cond, then, otherwise } => {
                     v.cond(cond);
-                    $stmts(v, then);
-                    $stmts(v, otherwise);
+                    walk_stmts(v, then);
+                    walk_stmts(v, otherwise);
                 }
                 Stmt::Step { dirs, to, cond, .. } | Stmt::Slide { dirs, to, cond, .. } => {
                     for d in dirs {
@@ -125,26 +124,26 @@ macro_rules! visitor {
             }
         }
 
-        pub fn $effect<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? Effect) {
+        pub fn walk_effect<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? Effect) {
             match e {
                 Effect::If { cond, then, otherwise } => {
                     v.cond(cond);
-                    $effects(v, then);
-                    $effects(v, otherwise);
+                    walk_effects(v, then);
+                    walk_effects(v, otherwise);
                 }
                 Effect::For { slot, dirs, body } => {
                     v.slot(*slot);
                     for d in dirs {
                         v.dir(d);
                     }
-                    $effects(v, body);
+                    walk_effects(v, body);
                 }
                 Effect::Along { slot, start, dir, test, body } => {
                     v.cell(start);
                     v.dir(dir);
                     v.test(test);
                     v.slot(*slot);
-                    $effects(v, body);
+                    walk_effects(v, body);
                 }
                 Effect::Let { slot, value } => {
                     v.cell(value);
@@ -163,7 +162,7 @@ macro_rules! visitor {
             }
         }
 
-        pub fn $cond<V: $Visitor + ?Sized>(v: &mut V, c: &$($mut)? Cond) {
+        pub fn walk_cond<V: $Visitor + ?Sized>(v: &mut V, c: &$($mut)? Cond) {
             match c {
                 Cond::True | Cond::False | Cond::NoMoves | Cond::PlayerEq(..) => {}
                 Cond::Is(e, t) => {
@@ -199,7 +198,7 @@ macro_rules! visitor {
             }
         }
 
-        pub fn $int<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? IntExpr) {
+        pub fn walk_int<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? IntExpr) {
             match e {
                 IntExpr::CountAttacks(t) | IntExpr::CountCells(t) => v.test(t),
                 IntExpr::Run { test, start, dir } => {
@@ -224,7 +223,7 @@ macro_rules! visitor {
             }
         }
 
-        pub fn $cell<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? CellExpr) {
+        pub fn walk_cell<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? CellExpr) {
             match e {
                 CellExpr::Slot(s) => v.slot(*s),
                 CellExpr::Step(base, d, _) => {
@@ -245,7 +244,7 @@ macro_rules! visitor {
             }
         }
 
-        pub fn $test<V: $Visitor + ?Sized>(v: &mut V, t: &$($mut)? Test) {
+        pub fn walk_test<V: $Visitor + ?Sized>(v: &mut V, t: &$($mut)? Test) {
             match t {
                 Test::Not(x) => v.test(x),
                 Test::And(list) | Test::Or(list) => {
@@ -266,19 +265,7 @@ macro_rules! visitor {
     };
 }
 
-visitor!(
-    Visitor,
-    walk_program,
-    walk_rules,
-    walk_stmts,
-    walk_stmt,
-    walk_effects,
-    walk_effect,
-    walk_cond,
-    walk_int,
-    walk_cell,
-    walk_test,
-);
+visitor!(Visitor,);
 
 /// The mutable walk.
 pub mod mutable {
@@ -286,38 +273,30 @@ pub mod mutable {
         CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test,
     };
 
-    visitor!(
-        VisitorMut,
-        walk_program,
-        walk_rules,
-        walk_stmts,
-        walk_stmt,
-        walk_effects,
-        walk_effect,
-        walk_cond,
-        walk_int,
-        walk_cell,
-        walk_test,
-        mut
-    );
+    visitor!(VisitorMut, mut);
 }
 
 pub use mutable::VisitorMut;
 
-/// The highest slot a rule binds or reads, plus one (0 when it uses none).
-pub fn slots_used(stmts: &[Stmt]) -> u8 {
-    struct Max(u8);
-    impl Visitor for Max {
-        fn slot(&mut self, s: Slot) {
+/// Finds the highest slot a part of a rule binds or reads: `.0` is that slot plus one
+/// (0 when it uses none).
+#[derive(Default)]
+pub struct SlotsUsed(pub u8);
+
+impl Visitor for SlotsUsed {
+    fn slot(&mut self, s: Slot) {
+        self.0 = self.0.max(s + 1);
+    }
+    fn dir(&mut self, d: &DirRef) {
+        if let DirRef::Var(s) | DirRef::Opp(s) = d {
             self.0 = self.0.max(s + 1);
         }
-        fn dir(&mut self, d: &DirRef) {
-            if let DirRef::Var(s) | DirRef::Opp(s) = d {
-                self.0 = self.0.max(s + 1);
-            }
-        }
     }
-    let mut m = Max(0);
+}
+
+/// The highest slot a rule binds or reads, plus one (0 when it uses none).
+pub fn slots_used(stmts: &[Stmt]) -> u8 {
+    let mut m = SlotsUsed::default();
     walk_stmts(&mut m, stmts);
     m.0
 }

@@ -7,8 +7,8 @@
 //! else can read or overwrite it; when no slot is left, the `find` stays where it is.
 
 use crate::ir::visit::mutable::{VisitorMut, walk_cell, walk_cond, walk_effects, walk_stmts};
-use crate::ir::visit::{Visitor, walk_cond as read_cond, walk_effects as read_effects};
-use crate::ir::{CellExpr, Cond, DirRef, MAX_SLOTS, Program, Slot};
+use crate::ir::visit::{SlotsUsed, walk_cond as read_cond, walk_effects as read_effects};
+use crate::ir::{CellExpr, Cond, MAX_SLOTS, Program, Slot};
 
 /// Hoists the `find`s of every rule of a program.
 pub fn run(p: &mut Program) {
@@ -25,7 +25,7 @@ pub fn run(p: &mut Program) {
         .map(|a| &mut a.effects)
         .chain(p.effects.iter_mut());
     for block in blocks {
-        let mut used = MaxSlot(0);
+        let mut used = SlotsUsed::default();
         read_effects(&mut used, block);
         walk_effects(&mut Hoist { next: used.0 }, block);
     }
@@ -34,23 +34,9 @@ pub fn run(p: &mut Program) {
         .iter_mut()
         .chain(g.end.iter_mut().map(|e| &mut e.cond));
     for c in conds {
-        let mut used = MaxSlot(0);
+        let mut used = SlotsUsed::default();
         read_cond(&mut used, c);
         Hoist { next: used.0 }.cond(c);
-    }
-}
-
-/// The highest slot a part of a rule binds or reads, plus one.
-struct MaxSlot(u8);
-
-impl Visitor for MaxSlot {
-    fn slot(&mut self, s: Slot) {
-        self.0 = self.0.max(s + 1);
-    }
-    fn dir(&mut self, d: &DirRef) {
-        if let DirRef::Var(s) | DirRef::Opp(s) = d {
-            self.0 = self.0.max(s + 1);
-        }
     }
 }
 
