@@ -3,7 +3,7 @@
 //! with itself.
 
 use crate::engine::Engine;
-use crate::engine::state::Move;
+use crate::engine::Move;
 
 /// Any bytes as a game file: parse, check and, if valid, build the engine and explore a
 /// little. Must never panic or hang.
@@ -14,12 +14,11 @@ pub fn compile_anything(data: &[u8]) {
     let diags = match crate::compile(source) {
         Ok((program, warnings)) => {
             let engine = Engine::new(program);
-            let mut pos = engine.start();
+            let pos = engine.start();
             // Bounded exploration: the moves at the start, then a short random game.
-            let _ = engine.perft(&mut pos, 1);
+            let _ = engine.perft(&pos, 1);
             let mut rng = crate::engine::search::Rng::new(data.len() as u64);
-            let mut buf = Vec::new();
-            let _ = engine.playout(&mut engine.start(), &mut rng, 50, &mut buf);
+            let _ = engine.playout(&mut engine.start(), &mut rng, 50);
             warnings
         }
         Err(diags) => {
@@ -71,10 +70,7 @@ pub fn play_anything(engine: &Engine, data: &[u8]) {
             .replay(&mut again, &[name.as_str()])
             .unwrap_or_else(|e| panic!("generated move rejected: {e}"));
         engine.play(&mut pos, &m);
-        assert_eq!(
-            again.state, pos.state,
-            "replaying `{name}` gave another state"
-        );
+        assert_eq!(again, pos, "replaying `{name}` gave another state");
         line.push(name);
     }
     let refs: Vec<&str> = line.iter().map(String::as_str).collect();
@@ -82,7 +78,7 @@ pub fn play_anything(engine: &Engine, data: &[u8]) {
     engine
         .replay(&mut replayed, &refs)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(replayed.state, pos.state, "replay of {line:?} differs");
+    assert_eq!(replayed, pos, "replay of {line:?} differs");
     assert_eq!(replayed.repetitions(), pos.repetitions());
     let (mut a, mut b) = (Vec::new(), Vec::new());
     assert_eq!(

@@ -84,7 +84,7 @@ fn example_games_check_without_warnings_and_play() {
     .unwrap();
     let g = common::load(&src);
     // The number of tic-tac-toe move sequences of each length, as is well known.
-    let counts: Vec<u64> = (1..=9).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=9).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(
         counts,
         [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
@@ -95,7 +95,7 @@ fn example_games_check_without_warnings_and_play() {
     ))
     .unwrap();
     let g = common::load(&src);
-    assert_eq!(g.perft(&mut g.start(), 3), 11132);
+    assert_eq!(g.perft(&g.start(), 3), 11132);
 }
 
 /// A file generated from the code must equal what the code generates now;
@@ -130,26 +130,26 @@ fn example(name: &str) -> regula::engine::Engine {
 #[test]
 fn connect_four_reproduces_the_known_move_counts() {
     let g = example("connect4");
-    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(counts, [7, 49, 343, 2401, 16807, 117649, 823536]);
 }
 
 #[test]
 fn othello_reproduces_the_known_move_counts() {
     let g = example("othello");
-    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=7).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(counts, [4, 12, 56, 244, 1396, 8200, 55092]);
 }
 
 #[test]
 fn orthodox_chess_reproduces_the_known_move_counts() {
     let g = example("chess");
-    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(counts, [20, 400, 8902, 197281]);
     let deep = !cfg!(debug_assertions);
     if deep {
         assert_eq!(
-            g.perft(&mut g.start(), 5),
+            g.perft(&g.start(), 5),
             4865609,
             "en passant appears at depth 5"
         );
@@ -165,7 +165,7 @@ fn orthodox_chess_reproduces_the_known_move_counts() {
     }";
     let g = common::load(&common::replace_block(&source, "setup {", kiwipete));
     let depth = if deep { 4 } else { 3 };
-    let counts: Vec<u64> = (1..=depth).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=depth).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(counts, [48, 2039, 97862, 4085603][..depth as usize]);
     // "Position 4": promotions for both sides, castling rights for Black only.
     let position4 = "setup {
@@ -179,7 +179,7 @@ fn orthodox_chess_reproduces_the_known_move_counts() {
         "flag unmoved = a8 e8 h8",
     );
     let g = common::load(&src);
-    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&mut g.start(), d)).collect();
+    let counts: Vec<u64> = (1..=4).map(|d| g.perft(&g.start(), d)).collect();
     assert_eq!(counts, [6, 264, 9467, 422333]);
     let promotions: Vec<String> = common::moves(&g, &g.start())
         .into_iter()

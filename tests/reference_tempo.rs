@@ -287,10 +287,10 @@ fn perft_matches_the_reference() {
         WALLED,
     ] {
         let mut reference = Tempo::after(moves);
-        let mut pos = common::after(&g, moves);
+        let pos = common::after(&g, moves);
         for d in 1..=depth {
             assert_eq!(
-                g.perft(&mut pos, d),
+                g.perft(&pos, d),
                 reference.perft(d),
                 "perft({d}) after [{moves}]"
             );

@@ -97,7 +97,7 @@ fn moving_into_check_is_refused_in_the_opening_and_afterwards() {
     };
     assert_eq!(kings(&g.start()), ["e1-d1", "e1-f1"]);
     let pos = after(&g, "a2-a3 a3-a4 a4-a5 e8-d8 d8-e8 e8-d8");
-    assert_eq!(pos.state.to_move, 0);
+    assert_eq!(pos.to_move(), 0);
     assert_eq!(kings(&pos), ["e1-d1", "e1-f1"]);
 }
 
@@ -111,7 +111,7 @@ fn each_first_turn_is_three_moves_then_single_moves_alternate() {
     let movers: Vec<u8> = sides
         .iter()
         .map(|mv| {
-            let who = pos.state.to_move;
+            let who = pos.to_move();
             play(&g, &mut pos, mv);
             who
         })
@@ -174,7 +174,7 @@ fn a_stalemated_player_passes_and_play_continues() {
     let mut pos = g.start();
     assert_eq!(moves(&g, &pos), ["pass"]);
     play(&g, &mut pos, "pass");
-    assert_eq!(pos.state.to_move, 1);
+    assert_eq!(pos.to_move(), 1);
     assert!(moves(&g, &pos).len() > 1);
 }
 
@@ -186,7 +186,7 @@ fn the_turn_limit_draws() {
         &g,
         "e2-e4 d2-d4 g1-f3 e7-e5 d7-d5 g8-f6 b1-c3 b8-c6 c1-f4 c8-f5 f1-b5",
     );
-    assert_eq!(pos.state.turns, 7);
+    assert_eq!(pos.turns(), 7);
     assert_eq!(outcome(&g, &pos), None);
     play(&g, &mut pos, "f8-b4");
     assert_eq!(outcome(&g, &pos), Some(Outcome::Draw));
@@ -195,11 +195,10 @@ fn the_turn_limit_draws() {
 #[test]
 fn a_random_game_that_reaches_the_limit_lasts_2504_moves() {
     let g = game("shakhmaty");
-    let mut buf = Vec::new();
     for seed in 1..20 {
         let mut pos = g.start();
-        let (o, plies) = g.playout(&mut pos, &mut Rng::new(seed), 10_000, &mut buf);
-        if pos.state.turns >= 2500 {
+        let (o, plies) = g.playout(&mut pos, &mut Rng::new(seed), 10_000);
+        if pos.turns() >= 2500 {
             assert_eq!(o, regula::engine::search::Ending::Over(Outcome::Draw));
             assert_eq!(
                 plies, 2504,

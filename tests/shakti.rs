@@ -360,11 +360,12 @@ fn a_king_never_captures_outside_check() {
             if !in_check {
                 for m in buf
                     .iter()
-                    .filter(|m| m.kind == regula::engine::state::MoveKind::Normal)
+                    .filter(|m| m.kind == regula::engine::MoveKind::Normal)
                 {
                     if g.game().pieces[m.piece as usize].name == "King" {
                         assert_eq!(
-                            pos.state.board[m.to as usize], 0,
+                            g.piece_at(&pos, m.to),
+                            None,
                             "capture outside check after {line:?}"
                         );
                         checked += 1;

@@ -21,7 +21,7 @@ fn the_worked_scoring_example() {
         "white Rook a1  white King a3  black Bishop c3",
         "white Queen 1  black Queen 1",
     );
-    assert_eq!(g.scores_of(&g.start()), Some([13, 10]));
+    assert_eq!(g.scores_of(&g.start()), Some(vec![13, 10]));
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn a_slider_attacks_up_to_the_first_piece_of_either_colour() {
     );
     // Rook: a2 a3 (a4 blocks) + b1 (c1 blocks) = 3; Knight a4: b2 c3 c5 b6 = 4.
     // Black Knight c1: a2 b3 d3 e2 = 4.
-    assert_eq!(g.scores_of(&g.start()), Some([7, 4]));
+    assert_eq!(g.scores_of(&g.start()), Some(vec![7, 4]));
 }
 
 #[test]
@@ -90,15 +90,15 @@ fn the_game_lasts_sixteen_placements_and_the_higher_score_wins() {
     }
     // Both figures and the result were computed by an independent implementation of the
     // rules for this position.
-    assert_eq!(g.scores_of(&pos), Some([46, 57]));
+    assert_eq!(g.scores_of(&pos), Some(vec![46, 57]));
     assert_eq!(outcome(&g, &pos), Some(Outcome::Win(1)));
-    assert_eq!(g.perft(&mut pos, 1), 0, "a finished game has no moves");
+    assert_eq!(g.perft(&pos, 1), 0, "a finished game has no moves");
 }
 
 #[test]
 fn equal_scores_draw() {
     let g = shaversi("white Rook a1  black Rook h8", "");
-    assert_eq!(g.scores_of(&g.start()), Some([14, 14]));
+    assert_eq!(g.scores_of(&g.start()), Some(vec![14, 14]));
     assert_eq!(moves(&g, &g.start()), ["result: draw"]);
     let g = shaversi("white Queen a1  black Rook h8", "");
     assert_eq!(moves(&g, &g.start()), ["result: white"]);

@@ -1,21 +1,22 @@
-//! Evaluation: the IR's cell tests, cell expressions, conditions and numbers against a
-//! state, from one player's point of view. Pure: nothing here changes the state.
+//! Evaluation: cell expressions, conditions and numbers, compiled once into closures that
+//! read a state from one player's point of view. The common shapes (`to + d is enemy`,
+//! `first tile from c toward d`, `find friend King`) get closures of their own, which use
+//! the bitboards instead of walking cells. Pure: nothing here changes the state.
 
-use super::Engine;
-use super::state::{Bits, Move, NO_CHOICE, NONE, State, owner_of, piece_of};
-use crate::ir::MAX_SLOTS;
-use crate::ir::{CellExpr, Cond, DirRef, IntExpr, Owner, PlayerRef, Test};
-
-/// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
-const MAX_ATTACK_DEPTH: u8 = 2;
+use super::bits::Bits;
+use super::compile::test::{CTest, TestEnv};
+use super::core::Core;
+use super::state::{Cell, NO_CHOICE, NONE, State};
+use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
 
 /// Evaluation context: the point of view and the variables of the rule being run.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct Ctx {
     pub me: u8,
-    pub from: u16,
-    pub to: u16,
+    pub from: Cell,
+    pub to: Cell,
     pub slots: [u16; MAX_SLOTS],
+    /// How deep `attacked` is nested (an attack rule asking whether a cell is attacked).
     pub depth: u8,
     /// Filled in before end rules are evaluated.
     pub no_moves: bool,
@@ -41,253 +42,357 @@ impl Ctx {
     }
 }
 
-impl Engine {
-    /// The absolute direction a written direction means here.
-    #[inline]
-    pub(super) fn dir(&self, cx: &Ctx, d: DirRef) -> u8 {
-        match d {
-            DirRef::Abs(a) => a,
-            DirRef::Rel(r) => self.board.rotate(self.forward[cx.me as usize], r),
-            DirRef::Var(s) => cx.slots[s as usize] as u8,
-            DirRef::Opp(s) => self.board.opposite(cx.slots[s as usize] as u8),
-        }
+pub type CellFn<const W: usize> =
+    Box<dyn Fn(&Core<W>, &State<W>, &mut Ctx) -> Cell + Send + Sync + std::panic::RefUnwindSafe>;
+pub type CondFn<const W: usize> =
+    Box<dyn Fn(&Core<W>, &State<W>, &mut Ctx) -> bool + Send + Sync + std::panic::RefUnwindSafe>;
+pub type IntFn<const W: usize> =
+    Box<dyn Fn(&Core<W>, &State<W>, &mut Ctx) -> i64 + Send + Sync + std::panic::RefUnwindSafe>;
+
+/// Compiles expressions against the tests and regions of one game.
+pub struct ExprCompiler<'a, const W: usize> {
+    pub tests: &'a TestEnv<'a, W>,
+}
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    pub fn test(&self, t: &crate::ir::Test) -> CTest<W> {
+        self.tests.compile(t)
     }
 
-    pub(super) fn player(&self, st: &State, cx: &Ctx, p: PlayerRef) -> u8 {
-        match p {
-            PlayerRef::Me => cx.me,
-            PlayerRef::Opponent => 1 - cx.me,
-            PlayerRef::Previous => st.previous,
-            PlayerRef::Named(i) => i,
-        }
-    }
-
-    /// Tests cell `c` (which exists). Precomputed tests, the common case, are inlined.
-    #[inline(always)]
-    pub(super) fn test(&self, st: &State, cx: &Ctx, c: u16, t: &Test) -> bool {
-        match t {
-            Test::Table(i) => {
-                self.tables[*i as usize][(cx.me & 1) as usize][st.board[c as usize] as usize].has(c)
-            }
-            Test::Flag(f) => st.flags[(*f & 3) as usize].has(c),
-            _ => self.test_slow(st, cx, c, t),
-        }
-    }
-
-    fn test_slow(&self, st: &State, cx: &Ctx, c: u16, t: &Test) -> bool {
-        match t {
-            Test::Any => true,
-            Test::Empty => st.board[c as usize] == 0,
-            Test::Occupied => st.board[c as usize] != 0,
-            Test::Piece { owner, pieces } => {
-                let k = st.board[c as usize];
-                k != 0
-                    && pieces >> piece_of(k) & 1 != 0
-                    && match owner {
-                        Owner::Any => true,
-                        Owner::Friend => owner_of(k) == cx.me,
-                        Owner::Enemy => owner_of(k) != cx.me,
-                        Owner::Player(p) => owner_of(k) == *p,
-                    }
-            }
-            Test::Flag(f) => st.flags[*f as usize].has(c),
-            Test::Region(r) => self.regions[*r as usize][cx.me as usize].has(c),
-            Test::Attacked => self.attacked(st, cx, c),
-            Test::Table(t) => {
-                self.tables[*t as usize][cx.me as usize][st.board[c as usize] as usize].has(c)
-            }
-            Test::Not(t) => !self.test(st, cx, c, t),
-            Test::And(v) => v.iter().all(|t| self.test(st, cx, c, t)),
-            Test::Or(v) => v.iter().any(|t| self.test(st, cx, c, t)),
-        }
-    }
-
-    /// Whether some enemy piece has an attack (or, lacking attack rules, a move) ending on `c`.
-    fn attacked(&self, st: &State, cx: &Ctx, c: u16) -> bool {
-        if cx.depth >= MAX_ATTACK_DEPTH {
-            return false;
-        }
-        let enemy = 1 - cx.me;
-        let mut ecx = Ctx::new(enemy);
-        ecx.depth = cx.depth + 1;
-        for from in st.by_owner[enemy as usize].iter() {
-            let p = piece_of(st.board[from as usize]);
-            if !self.reach[p as usize][from as usize].has(c) {
-                continue;
-            }
-            ecx.from = from;
-            if self.generate(
-                st,
-                &mut ecx,
-                p,
-                &self.attack_rules[p as usize],
-                &mut |m: &Move| m.to == c,
-            ) {
-                return true;
-            }
-        }
-        false
-    }
-
-    pub(super) fn cell(&self, st: &State, cx: &Ctx, e: &CellExpr) -> u16 {
+    pub fn cell(&self, e: &CellExpr) -> CellFn<W> {
         match e {
-            CellExpr::From => cx.from,
-            CellExpr::To => cx.to,
-            CellExpr::LastFrom => st.last_from,
-            CellExpr::LastTo => st.last_to,
-            CellExpr::Const(c) => *c,
-            CellExpr::Slot(s) => cx.slots[*s as usize],
+            CellExpr::From => Box::new(|_, _, cx| cx.from),
+            CellExpr::To => Box::new(|_, _, cx| cx.to),
+            CellExpr::LastFrom => Box::new(|_, st, _| st.s.last_from),
+            CellExpr::LastTo => Box::new(|_, st, _| st.s.last_to),
+            &CellExpr::Const(c) => Box::new(move |_, _, _| c),
+            &CellExpr::Slot(s) => Box::new(move |_, _, cx| cx.slots[s as usize]),
             CellExpr::Step(base, d, n) => {
-                let mut c = match **base {
-                    CellExpr::To => cx.to,
-                    CellExpr::From => cx.from,
-                    CellExpr::Slot(s) => cx.slots[s as usize],
-                    _ => self.cell(st, cx, base),
+                let (d, n) = (*d, *n as usize);
+                let base_slot = match **base {
+                    CellExpr::To => Some(Base::To),
+                    CellExpr::From => Some(Base::From),
+                    CellExpr::Slot(s) => Some(Base::Slot(s)),
+                    _ => None,
                 };
-                let d = self.dir(cx, *d);
-                for _ in 0..*n {
-                    if c == NONE {
-                        break;
+                if let Some(b) = base_slot {
+                    if n == 1 {
+                        return Box::new(move |core, _, cx| {
+                            let c = b.get(cx);
+                            if c == NONE {
+                                NONE
+                            } else {
+                                core.step(c, core.dir(cx, d))
+                            }
+                        });
                     }
-                    c = self.board.step(c, d);
+                    return Box::new(move |core, _, cx| core.step_n(b.get(cx), core.dir(cx, d), n));
                 }
-                c
+                let base = self.cell(base);
+                Box::new(move |core, st, cx| {
+                    let c = base(core, st, cx);
+                    core.step_n(c, core.dir(cx, d), n)
+                })
             }
             CellExpr::First { test, start, dir } => {
-                let c = match **start {
-                    CellExpr::From => cx.from,
-                    CellExpr::Slot(s) => cx.slots[s as usize],
-                    _ => self.cell(st, cx, start),
-                };
-                if c == NONE {
-                    return NONE;
-                }
-                let ray = self.board.ray(c, self.dir(cx, *dir));
-                ray.iter()
-                    .copied()
-                    .find(|&c| self.test(st, cx, c, test))
-                    .unwrap_or(NONE)
-            }
-            CellExpr::Find(t) => {
-                // A precomputed test that never holds on an empty cell: look at pieces only.
-                if let Test::Table(i) = **t {
-                    let table = &self.tables[i as usize][(cx.me & 1) as usize];
-                    if table[0] == Bits::default() {
-                        let mut occupied = st.by_owner[0];
-                        for (w, o) in occupied.0.iter_mut().zip(st.by_owner[1].0) {
-                            *w |= o;
+                let t = self.test(test);
+                let start = self.cell(start);
+                let d = *dir;
+                if t.is_set() {
+                    Box::new(move |core, st, cx| {
+                        let c = start(core, st, cx);
+                        if c == NONE {
+                            return NONE;
                         }
-                        return occupied
-                            .iter()
-                            .find(|&c| table[st.board[c as usize] as usize].has(c))
-                            .unwrap_or(NONE);
-                    }
+                        let set = t.set(core, st, cx).expect("a set test");
+                        core.first_in(c, core.dir(cx, d), set)
+                    })
+                } else {
+                    Box::new(move |core, st, cx| {
+                        let c = start(core, st, cx);
+                        if c == NONE {
+                            return NONE;
+                        }
+                        let ray = core.geo.board.ray(c, core.dir(cx, d));
+                        ray.iter()
+                            .copied()
+                            .find(|&x| t.holds(core, st, cx, x))
+                            .unwrap_or(NONE)
+                    })
                 }
-                (0..self.cells)
-                    .find(|&c| self.test(st, cx, c, t))
-                    .unwrap_or(NONE)
+            }
+            CellExpr::Find(test) => {
+                let t = self.test(test);
+                if t.is_set() {
+                    Box::new(move |core, st, cx| {
+                        t.set(core, st, cx)
+                            .expect("a set test")
+                            .lowest()
+                            .unwrap_or(NONE)
+                    })
+                } else {
+                    Box::new(move |core, st, cx| {
+                        (0..core.geo.cells)
+                            .find(|&c| t.holds(core, st, cx, c))
+                            .unwrap_or(NONE)
+                    })
+                }
             }
         }
     }
 
-    pub(super) fn cond(&self, st: &State, cx: &mut Ctx, c: &Cond) -> bool {
+    pub fn cond(&self, c: &Cond) -> CondFn<W> {
         match c {
-            Cond::True => true,
-            Cond::False => false,
+            Cond::True => Box::new(|_, _, _| true),
+            Cond::False => Box::new(|_, _, _| false),
             Cond::Is(e, t) => {
-                let c = self.cell(st, cx, e);
-                c != NONE && self.test(st, cx, c, t)
+                let t = self.test(t);
+                let base = match e {
+                    CellExpr::To => Some(Base::To),
+                    CellExpr::From => Some(Base::From),
+                    CellExpr::Slot(s) => Some(Base::Slot(*s)),
+                    _ => None,
+                };
+                // `to + d is T` and `x is T` without a closure for the cell.
+                if let CellExpr::Step(inner, d, 1) = e
+                    && let Some(b) = match **inner {
+                        CellExpr::To => Some(Base::To),
+                        CellExpr::From => Some(Base::From),
+                        CellExpr::Slot(s) => Some(Base::Slot(s)),
+                        _ => None,
+                    }
+                {
+                    let d = *d;
+                    return Box::new(move |core, st, cx| {
+                        let c = b.get(cx);
+                        if c == NONE {
+                            return false;
+                        }
+                        let c = core.step(c, core.dir(cx, d));
+                        c != NONE && t.holds(core, st, cx, c)
+                    });
+                }
+                if let Some(b) = base {
+                    return Box::new(move |core, st, cx| {
+                        let c = b.get(cx);
+                        c != NONE && t.holds(core, st, cx, c)
+                    });
+                }
+                let e = self.cell(e);
+                Box::new(move |core, st, cx| {
+                    let c = e(core, st, cx);
+                    c != NONE && t.holds(core, st, cx, c)
+                })
             }
             Cond::CellEq(a, b) => {
-                let (a, b) = (self.cell(st, cx, a), self.cell(st, cx, b));
-                a != NONE && a == b
+                let (a, b) = (self.cell(a), self.cell(b));
+                Box::new(move |core, st, cx| {
+                    let x = a(core, st, cx);
+                    x != NONE && x == b(core, st, cx)
+                })
             }
-            Cond::Not(c) => !self.cond(st, cx, c),
-            Cond::And(v) => v.iter().all(|c| self.cond(st, cx, c)),
-            Cond::Or(v) => v.iter().any(|c| self.cond(st, cx, c)),
+            Cond::Not(x) => {
+                let x = self.cond(x);
+                Box::new(move |core, st, cx| !x(core, st, cx))
+            }
+            Cond::And(v) => {
+                let v: Vec<CondFn<W>> = v.iter().map(|x| self.cond(x)).collect();
+                match <[CondFn<W>; 2]>::try_from(v) {
+                    Ok([a, b]) => Box::new(move |core, st, cx| a(core, st, cx) && b(core, st, cx)),
+                    Err(v) => Box::new(move |core, st, cx| v.iter().all(|x| x(core, st, cx))),
+                }
+            }
+            Cond::Or(v) => {
+                let v: Vec<CondFn<W>> = v.iter().map(|x| self.cond(x)).collect();
+                match <[CondFn<W>; 2]>::try_from(v) {
+                    Ok([a, b]) => Box::new(move |core, st, cx| a(core, st, cx) || b(core, st, cx)),
+                    Err(v) => Box::new(move |core, st, cx| v.iter().any(|x| x(core, st, cx))),
+                }
+            }
             Cond::Cmp(a, op, b) => {
-                let (a, b) = (self.int(st, cx, a), self.int(st, cx, b));
-                op.holds(a, b)
+                let op = *op;
+                if let IntExpr::Const(k) = b {
+                    let (a, k) = (self.int(a), *k);
+                    return Box::new(move |core, st, cx| op.holds(a(core, st, cx), k));
+                }
+                let (a, b) = (self.int(a), self.int(b));
+                Box::new(move |core, st, cx| {
+                    let x = a(core, st, cx);
+                    op.holds(x, b(core, st, cx))
+                })
             }
-            Cond::PlayerEq(a, b) => self.player(st, cx, *a) == self.player(st, cx, *b),
-            Cond::Exists { slot, dirs, body } => dirs.iter().any(|&d| {
-                cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                self.cond(st, cx, body)
-            }),
-            Cond::Forall { slot, dirs, body } => dirs.iter().all(|&d| {
-                cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                self.cond(st, cx, body)
-            }),
-            Cond::NoMoves => cx.no_moves,
-            Cond::As(p, c) => {
-                let mut inner = *cx;
-                inner.me = self.player(st, cx, *p);
-                self.cond(st, &mut inner, c)
+            Cond::PlayerEq(a, b) => {
+                let (a, b) = (*a, *b);
+                Box::new(move |core, st, cx| core.player(st, cx, a) == core.player(st, cx, b))
+            }
+            Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
+                let all = matches!(c, Cond::Forall { .. });
+                let (slot, dirs, body) = (*slot as usize, dirs.clone(), self.cond(body));
+                Box::new(move |core, st, cx| {
+                    for &d in &dirs {
+                        cx.slots[slot] = core.dir(cx, d) as u16;
+                        if body(core, st, cx) != all {
+                            return !all;
+                        }
+                    }
+                    all
+                })
+            }
+            Cond::NoMoves => Box::new(|_, _, cx| cx.no_moves),
+            Cond::As(p, body) => {
+                let (p, body) = (*p, self.cond(body));
+                Box::new(move |core, st, cx| {
+                    let mut inner = *cx;
+                    inner.me = core.player(st, cx, p);
+                    body(core, st, &mut inner)
+                })
             }
             Cond::Let { slot, value, body } => {
-                cx.slots[*slot as usize] = self.cell(st, cx, value);
-                self.cond(st, cx, body)
+                let (slot, value, body) = (*slot as usize, self.cell(value), self.cond(body));
+                Box::new(move |core, st, cx| {
+                    cx.slots[slot] = value(core, st, cx);
+                    body(core, st, cx)
+                })
             }
         }
     }
 
-    pub(super) fn int(&self, st: &State, cx: &mut Ctx, e: &IntExpr) -> i64 {
-        let me = cx.me as usize;
+    pub fn int(&self, e: &IntExpr) -> IntFn<W> {
         match e {
-            IntExpr::Const(v) => *v,
-            IntExpr::Counter(c) => st.counters[me][*c as usize] as i64,
-            IntExpr::MovesMade => st.moves_made[me] as i64,
-            IntExpr::Passes => st.passes as i64,
-            IntExpr::Turns => st.turns as i64,
-            IntExpr::Ply => st.ply as i64,
-            IntExpr::Repetitions => cx.repetitions as i64,
-            IntExpr::InHand => st.hand[me].iter().map(|&n| n as i64).sum(),
+            &IntExpr::Const(v) => Box::new(move |_, _, _| v),
+            &IntExpr::Counter(i) => {
+                Box::new(move |_, st, cx| st.counters[cx.me as usize][i as usize] as i64)
+            }
+            IntExpr::MovesMade => Box::new(|_, st, cx| st.s.moves_made[cx.me as usize] as i64),
+            IntExpr::Passes => Box::new(|_, st, _| st.s.passes as i64),
+            IntExpr::Turns => Box::new(|_, st, _| st.s.turns as i64),
+            IntExpr::Ply => Box::new(|_, st, _| st.s.ply as i64),
+            IntExpr::Repetitions => Box::new(|_, _, cx| cx.repetitions as i64),
+            IntExpr::InHand => {
+                Box::new(|_, st, cx| st.hand[cx.me as usize].iter().map(|&n| n as i64).sum())
+            }
             IntExpr::CountCells(t) => {
-                (0..self.cells).filter(|&c| self.test(st, cx, c, t)).count() as i64
+                let t = self.test(t);
+                if t.is_set() {
+                    Box::new(move |core, st, cx| {
+                        t.set(core, st, cx).expect("a set test").count() as i64
+                    })
+                } else {
+                    Box::new(move |core, st, cx| {
+                        (0..core.geo.cells)
+                            .filter(|&c| t.holds(core, st, cx, c))
+                            .count() as i64
+                    })
+                }
             }
             IntExpr::Run { test, start, dir } => {
-                let c = self.cell(st, cx, start);
-                if c == NONE {
-                    return 0;
-                }
-                let ray = self.board.ray(c, self.dir(cx, *dir));
-                ray.iter()
-                    .take_while(|&&x| self.test(st, cx, x, test))
-                    .count() as i64
+                let (t, start, d) = (self.test(test), self.cell(start), *dir);
+                Box::new(move |core, st, cx| {
+                    let c = start(core, st, cx);
+                    if c == NONE {
+                        return 0;
+                    }
+                    let ray = core.geo.board.ray(c, core.dir(cx, d));
+                    ray.iter()
+                        .take_while(|&&x| t.holds(core, st, cx, x))
+                        .count() as i64
+                })
             }
             IntExpr::CountAttacks(t) => {
-                let mut n = 0i64;
-                let mut acx = Ctx::new(cx.me);
-                acx.depth = cx.depth;
-                for from in st.by_owner[cx.me as usize].iter() {
-                    acx.from = from;
-                    let p = piece_of(st.board[from as usize]);
-                    let tcx = acx;
-                    self.generate(
-                        st,
-                        &mut acx,
-                        p,
-                        &self.attack_rules[p as usize],
-                        &mut |m: &Move| {
-                            n += i64::from(self.test(st, &tcx, m.to, t));
-                            false
-                        },
-                    );
+                let t = self.test(t);
+                Box::new(move |core, st, cx| core.count_attacks(st, cx, &t))
+            }
+            IntExpr::Score => Box::new(|core, st, cx| core.score(st, cx)),
+            IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
+                let (x, y) = (self.int(a), self.int(b));
+                match e {
+                    IntExpr::Add(..) => Box::new(move |core, st, cx| {
+                        x(core, st, cx).saturating_add(y(core, st, cx))
+                    }),
+                    IntExpr::Sub(..) => Box::new(move |core, st, cx| {
+                        x(core, st, cx).saturating_sub(y(core, st, cx))
+                    }),
+                    _ => Box::new(move |core, st, cx| {
+                        x(core, st, cx).saturating_mul(y(core, st, cx))
+                    }),
                 }
-                n
             }
-            IntExpr::Score => match &self.program.game.score {
-                Some(s) => self.int(st, cx, s),
-                None => 0,
-            },
-            IntExpr::Add(a, b) => self.int(st, cx, a).saturating_add(self.int(st, cx, b)),
-            IntExpr::Sub(a, b) => self.int(st, cx, a).saturating_sub(self.int(st, cx, b)),
-            IntExpr::Mul(a, b) => self.int(st, cx, a).saturating_mul(self.int(st, cx, b)),
-            IntExpr::Of(p, e) => {
-                let mut inner = *cx;
-                inner.me = self.player(st, cx, *p);
-                self.int(st, &mut inner, e)
+            IntExpr::Of(p, inner) => {
+                let (p, inner) = (*p, self.int(inner));
+                Box::new(move |core, st, cx| {
+                    let mut c = *cx;
+                    c.me = core.player(st, cx, p);
+                    inner(core, st, &mut c)
+                })
             }
+        }
+    }
+}
+
+/// A cell a closure reads straight from the context.
+#[derive(Clone, Copy)]
+enum Base {
+    To,
+    From,
+    Slot(u8),
+}
+
+impl Base {
+    #[inline(always)]
+    fn get(self, cx: &Ctx) -> Cell {
+        match self {
+            Base::To => cx.to,
+            Base::From => cx.from,
+            Base::Slot(s) => cx.slots[s as usize],
+        }
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// The absolute direction a written direction means here.
+    #[inline(always)]
+    pub fn dir(&self, cx: &Ctx, d: DirRef) -> u8 {
+        match d {
+            DirRef::Abs(a) => a,
+            DirRef::Rel(r) => self.geo.rel[cx.me as usize][r as usize & 7],
+            DirRef::Var(s) => cx.slots[s as usize] as u8,
+            DirRef::Opp(s) => self.geo.opposite[cx.slots[s as usize] as usize & 7],
+        }
+    }
+
+    /// The neighbour of `c` in direction `d` (`NONE` off the board).
+    #[inline(always)]
+    pub fn step(&self, c: Cell, d: u8) -> Cell {
+        self.geo.nb[c as usize][d as usize & 7]
+    }
+
+    /// The cell `n` steps away, or `NONE`.
+    #[inline]
+    pub fn step_n(&self, c: Cell, d: u8, n: usize) -> Cell {
+        if c == NONE || n == 0 {
+            return c;
+        }
+        self.geo.board.ray(c, d).get(n - 1).copied().unwrap_or(NONE)
+    }
+
+    /// The nearest cell of `set` beyond `c` in direction `d`, or `NONE`.
+    #[inline(always)]
+    pub fn first_in(&self, c: Cell, d: u8, set: Bits<W>) -> Cell {
+        let hits = self.geo.ray_mask[c as usize][d as usize & 7].and(set);
+        let found = if self.geo.increasing[d as usize & 7] {
+            hits.lowest()
+        } else {
+            hits.highest()
+        };
+        found.unwrap_or(NONE)
+    }
+
+    pub fn player(&self, st: &State<W>, cx: &Ctx, p: PlayerRef) -> u8 {
+        match p {
+            PlayerRef::Me => cx.me,
+            PlayerRef::Opponent => (cx.me + 1) % self.players,
+            PlayerRef::Previous => st.s.previous,
+            PlayerRef::Named(i) => i,
         }
     }
 }

@@ -1,65 +1,225 @@
-//! Move generation: runs move (or attack) rules for one piece and hands every candidate
-//! move to a caller's closure. Nothing here allocates.
+//! Move generation: move (or attack) rules, compiled into statements that run for one
+//! piece and hand their targets to an [`Emit`], which collects them, counts them, picks
+//! the n-th, or asks whether one of them is a given cell. Statements whose targets form a
+//! set (a slide, step, leap or placement with a tabulated test and no condition) hand the
+//! whole set at once, so that counting is a popcount and a slide is a bit scan.
 
-use super::Engine;
-use super::evaluate::Ctx;
-use super::state::{Bits, Move, MoveKind, NONE, State};
-use crate::ir::{Cond, DirRef, Stmt, Test};
+use super::bits::Bits;
+use super::compile::test::CTest;
+use super::core::Core;
+use super::evaluate::{CellFn, CondFn, Ctx};
+use super::state::{Cell, Move, MoveKind, NONE, State};
+use crate::ir::DirRef;
 
-impl Engine {
-    /// Runs move rules for the piece at `cx.from` (or, when `cx.from` is `NONE`, for a piece
-    /// in hand), handing each candidate to `emit`. Stops early, returning true, when `emit` does.
-    pub(super) fn generate<F: FnMut(&Move) -> bool>(
-        &self,
-        st: &State,
-        cx: &mut Ctx,
-        piece: u8,
-        stmts: &[Stmt],
-        emit: &mut F,
-    ) -> bool {
-        for s in stmts {
-            let stop = match s {
-                Stmt::For { slot, dirs, body } => {
-                    let mut stop = false;
-                    for &d in dirs {
-                        cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                        if self.generate(st, cx, piece, body, emit) {
-                            stop = true;
-                            break;
-                        }
-                    }
-                    stop
+/// A compiled move statement.
+pub enum CStmt<const W: usize> {
+    For {
+        slot: u8,
+        dirs: Vec<DirRef>,
+        body: Vec<CStmt<W>>,
+    },
+    ForPiece {
+        slot: u8,
+        pieces: Vec<u8>,
+        body: Vec<CStmt<W>>,
+    },
+    Let {
+        slot: u8,
+        value: CellFn<W>,
+    },
+    If {
+        cond: CondFn<W>,
+        then: Vec<CStmt<W>>,
+        otherwise: Vec<CStmt<W>>,
+    },
+    Step {
+        dirs: Vec<DirRef>,
+        to: CTest<W>,
+        cond: Option<CondFn<W>>,
+        then: u16,
+    },
+    Slide {
+        dirs: Vec<DirRef>,
+        max: u8,
+        to: CTest<W>,
+        cond: Option<CondFn<W>>,
+        then: u16,
+    },
+    Leap {
+        leap: u16,
+        to: CTest<W>,
+        cond: Option<CondFn<W>>,
+        then: u16,
+    },
+    MoveTo {
+        target: CellFn<W>,
+        cond: CondFn<W>,
+        then: u16,
+    },
+    Place {
+        on: CTest<W>,
+        cond: Option<CondFn<W>>,
+        then: u16,
+    },
+}
+
+/// What to do with the targets of a piece's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode<const W: usize> {
+    /// Push every move.
+    Collect,
+    /// Count them.
+    Count,
+    /// Stop at the one with this index (counting from where `count` stands) and keep it.
+    Nth(u32),
+    /// Stop when one targets this cell.
+    Hit(Cell),
+    /// Count those that target cells of a set.
+    CountIn(Bits<W>),
+}
+
+/// Where generated moves go.
+pub struct Emit<'a, const W: usize> {
+    pub mode: Mode<W>,
+    pub out: &'a mut Vec<Move>,
+    pub count: u32,
+    pub found: Option<Move>,
+    pub piece: u8,
+}
+
+impl<'a, const W: usize> Emit<'a, W> {
+    pub fn new(mode: Mode<W>, out: &'a mut Vec<Move>) -> Emit<'a, W> {
+        Emit {
+            mode,
+            out,
+            count: 0,
+            found: None,
+            piece: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn make(&self, cx: &Ctx, to: Cell, then: u16) -> Move {
+        Move {
+            kind: if cx.from == NONE {
+                MoveKind::Place
+            } else {
+                MoveKind::Normal
+            },
+            piece: self.piece,
+            from: cx.from,
+            to,
+            effect: then,
+            slots: cx.slots,
+            choice: cx.choice,
+        }
+    }
+
+    /// One target. True when generation should stop.
+    #[inline(always)]
+    pub fn one(&mut self, cx: &Ctx, to: Cell, then: u16) -> bool {
+        match self.mode {
+            Mode::Collect => {
+                let m = self.make(cx, to, then);
+                self.out.push(m);
+                false
+            }
+            Mode::Count => {
+                self.count += 1;
+                false
+            }
+            Mode::Nth(k) => {
+                if self.count == k {
+                    self.found = Some(self.make(cx, to, then));
+                    return true;
                 }
-                Stmt::ForPiece { slot, pieces, body } => {
+                self.count += 1;
+                false
+            }
+            Mode::Hit(c) => to == c,
+            Mode::CountIn(set) => {
+                self.count += set.has(to) as u32;
+                false
+            }
+        }
+    }
+
+    /// A set of targets, lowest cell first. True when generation should stop.
+    #[inline(always)]
+    pub fn many(&mut self, cx: &Ctx, targets: Bits<W>, then: u16) -> bool {
+        match self.mode {
+            Mode::Count => {
+                self.count += targets.count();
+                false
+            }
+            Mode::Nth(k) => {
+                let n = targets.count();
+                if k - self.count < n {
+                    let to = targets.nth(k - self.count).expect("within the count");
+                    self.found = Some(self.make(cx, to, then));
+                    return true;
+                }
+                self.count += n;
+                false
+            }
+            Mode::Hit(c) => targets.has(c),
+            Mode::CountIn(set) => {
+                self.count += targets.and(set).count();
+                false
+            }
+            Mode::Collect => {
+                for to in targets.iter() {
+                    let m = self.make(cx, to, then);
+                    self.out.push(m);
+                }
+                false
+            }
+        }
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// Runs rules for the piece at `cx.from` (or, when `cx.from` is `NONE`, for a piece in
+    /// hand). Returns true when the emitter asked to stop.
+    pub fn generate(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        rules: &[CStmt<W>],
+        e: &mut Emit<W>,
+    ) -> bool {
+        for s in rules {
+            let stop = match s {
+                CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
+                    cx.slots[*slot as usize] = self.dir(cx, d) as u16;
+                    self.generate(st, cx, body, e)
+                }),
+                CStmt::ForPiece { slot, pieces, body } => {
                     let saved = cx.choice;
-                    let mut stop = false;
-                    for &p in pieces {
+                    let stop = pieces.iter().any(|&p| {
                         cx.slots[*slot as usize] = p as u16;
                         cx.choice = p;
-                        if self.generate(st, cx, piece, body, emit) {
-                            stop = true;
-                            break;
-                        }
-                    }
+                        self.generate(st, cx, body, e)
+                    });
                     cx.choice = saved;
                     stop
                 }
-                Stmt::Let { slot, value } => {
-                    cx.slots[*slot as usize] = self.cell(st, cx, value);
+                CStmt::Let { slot, value } => {
+                    cx.slots[*slot as usize] = value(self, st, cx);
                     false
                 }
-                Stmt::If {
+                CStmt::If {
                     cond,
                     then,
                     otherwise,
                 } => {
-                    if self.cond(st, cx, cond) {
-                        self.generate(st, cx, piece, then, emit)
+                    if cond(self, st, cx) {
+                        self.generate(st, cx, then, e)
                     } else {
-                        self.generate(st, cx, piece, otherwise, emit)
+                        self.generate(st, cx, otherwise, e)
                     }
                 }
-                Stmt::Step {
+                CStmt::Step {
                     dirs,
                     to,
                     cond,
@@ -67,46 +227,56 @@ impl Engine {
                 } => {
                     cx.from != NONE
                         && dirs.iter().any(|&d| {
-                            let c = self.board.step(cx.from, self.dir(cx, d));
-                            c != NONE && self.target(st, cx, piece, c, (to, cond), *then, emit)
+                            let c = self.step(cx.from, self.dir(cx, d));
+                            c != NONE && self.target(st, cx, c, to, cond, *then, e)
                         })
                 }
-                Stmt::Slide {
+                CStmt::Slide {
                     dirs,
                     max,
                     to,
                     cond,
                     then,
-                } => self.slide(st, cx, piece, dirs, *max, (to, cond.as_ref()), *then, emit),
-                Stmt::Leap {
+                } => cx.from != NONE && self.slide(st, cx, dirs, *max, to, cond, *then, e),
+                CStmt::Leap {
                     leap,
                     to,
                     cond,
                     then,
                 } => {
-                    cx.from != NONE
-                        && self
-                            .leap_targets(*leap, cx.from)
-                            .iter()
-                            .any(|&c| self.target(st, cx, piece, c, (to, cond), *then, emit))
-                }
-                Stmt::MoveTo { target, cond, then } => {
-                    let c = if cx.from == NONE {
-                        NONE
-                    } else {
-                        self.cell(st, cx, target)
-                    };
-                    if c != NONE {
-                        cx.to = c;
-                        self.cond(st, cx, cond) && self.emit(cx, piece, c, *then, emit)
-                    } else {
+                    if cx.from == NONE {
                         false
+                    } else if cond.is_none() && to.is_set() {
+                        let set = to.set(self, st, cx).expect("a set test");
+                        let targets =
+                            self.geo.leap_masks[*leap as usize][cx.from as usize].and(set);
+                        e.many(cx, targets, *then)
+                    } else {
+                        self.geo.leap_lists[*leap as usize][cx.from as usize]
+                            .iter()
+                            .any(|&c| self.target(st, cx, c, to, cond, *then, e))
                     }
                 }
-                Stmt::Place { on, cond, then } => {
-                    cx.from == NONE
-                        && (0..self.cells)
-                            .any(|c| self.target(st, cx, piece, c, (on, cond), *then, emit))
+                CStmt::MoveTo { target, cond, then } => {
+                    if cx.from == NONE {
+                        false
+                    } else {
+                        let c = target(self, st, cx);
+                        c != NONE && {
+                            cx.to = c;
+                            cond(self, st, cx) && e.one(cx, c, *then)
+                        }
+                    }
+                }
+                CStmt::Place { on, cond, then } => {
+                    if cx.from != NONE {
+                        false
+                    } else if cond.is_none() && on.is_set() {
+                        let set = on.set(self, st, cx).expect("a set test");
+                        e.many(cx, set.and(self.geo.all), *then)
+                    } else {
+                        (0..self.geo.cells).any(|c| self.target(st, cx, c, on, cond, *then, e))
+                    }
                 }
             };
             if stop {
@@ -116,125 +286,78 @@ impl Engine {
         false
     }
 
+    /// One target cell of a statement: its cell test, then its `if` condition (with `to`
+    /// bound to the cell), then the emitter. True when the emitter asked to stop.
     #[allow(clippy::too_many_arguments)]
-    fn slide<F: FnMut(&Move) -> bool>(
+    #[inline(always)]
+    fn target(
         &self,
-        st: &State,
+        st: &State<W>,
         cx: &mut Ctx,
-        piece: u8,
+        c: Cell,
+        to: &CTest<W>,
+        cond: &Option<CondFn<W>>,
+        then: u16,
+        e: &mut Emit<W>,
+    ) -> bool {
+        to.holds(self, st, cx, c)
+            && match cond {
+                None => true,
+                Some(k) => {
+                    cx.to = c;
+                    k(self, st, cx)
+                }
+            }
+            && e.one(cx, c, then)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn slide(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
         dirs: &[DirRef],
         max: u8,
-        (to, cond): (&Test, Option<&Cond>),
-        then: Option<u16>,
-        emit: &mut F,
+        to: &CTest<W>,
+        cond: &Option<CondFn<W>>,
+        then: u16,
+        e: &mut Emit<W>,
     ) -> bool {
-        if cx.from == NONE {
+        let from = cx.from as usize;
+        // The common case: every cell up to and including the first occupied one, then
+        // the test, as bitboard operations.
+        if cond.is_none() && max as usize >= self.geo.longest_ray && to.is_set() {
+            let set = to.set(self, st, cx).expect("a set test");
+            for &d in dirs {
+                let d = self.dir(cx, d) as usize & 7;
+                let ray = self.geo.ray_mask[from][d];
+                let hits = ray.and(st.occupied);
+                let blocker = if self.geo.increasing[d] {
+                    hits.lowest()
+                } else {
+                    hits.highest()
+                };
+                let reach = match blocker {
+                    Some(b) => ray.minus(self.geo.ray_mask[b as usize][d]),
+                    None => ray,
+                };
+                if e.many(cx, reach.and(set), then) {
+                    return true;
+                }
+            }
             return false;
         }
-        // The common case: a precomputed target test and no condition, in its own loop.
-        if let (Test::Table(i), None) = (to, cond) {
-            let table = &self.tables[*i as usize][(cx.me & 1) as usize];
-            return self.slide_table(st, cx, piece, dirs, max, table, then, emit);
-        }
         for &d in dirs {
-            let ray = self.board.ray(cx.from, self.dir(cx, d));
+            let ray = self.geo.board.ray(cx.from, self.dir(cx, d));
             for &c in &ray[..ray.len().min(max as usize)] {
-                let k = st.board[c as usize];
-                if self.test(st, cx, c, to)
-                    && self.target_holds_ref(st, cx, c, cond)
-                    && self.emit(cx, piece, c, then, emit)
-                {
+                if self.target(st, cx, c, to, cond, then, e) {
                     return true;
                 }
-                if k != 0 {
+                if st.occupied.has(c) {
                     break;
                 }
             }
         }
         false
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn slide_table<F: FnMut(&Move) -> bool>(
-        &self,
-        st: &State,
-        cx: &mut Ctx,
-        piece: u8,
-        dirs: &[DirRef],
-        max: u8,
-        table: &[Bits; super::passes::CODES],
-        then: Option<u16>,
-        emit: &mut F,
-    ) -> bool {
-        for &d in dirs {
-            let ray = self.board.ray(cx.from, self.dir(cx, d));
-            for &c in &ray[..ray.len().min(max as usize)] {
-                let k = st.board[c as usize];
-                if table[k as usize].has(c) && self.emit(cx, piece, c, then, emit) {
-                    return true;
-                }
-                if k != 0 {
-                    break;
-                }
-            }
-        }
-        false
-    }
-
-    /// One target cell of a statement: its cell test, then its `if` condition (with `to`
-    /// bound to the cell), then the move. True when `emit` asks to stop.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn target<F: FnMut(&Move) -> bool>(
-        &self,
-        st: &State,
-        cx: &mut Ctx,
-        piece: u8,
-        c: u16,
-        (to, cond): (&Test, &Option<Cond>),
-        then: Option<u16>,
-        emit: &mut F,
-    ) -> bool {
-        self.test(st, cx, c, to)
-            && self.target_holds_ref(st, cx, c, cond.as_ref())
-            && self.emit(cx, piece, c, then, emit)
-    }
-
-    #[inline]
-    fn target_holds_ref(&self, st: &State, cx: &mut Ctx, c: u16, cond: Option<&Cond>) -> bool {
-        match cond {
-            None => true,
-            Some(k) => {
-                cx.to = c;
-                self.cond(st, cx, k)
-            }
-        }
-    }
-
-    #[inline]
-    fn emit<F: FnMut(&Move) -> bool>(
-        &self,
-        cx: &mut Ctx,
-        piece: u8,
-        to: u16,
-        then: Option<u16>,
-        emit: &mut F,
-    ) -> bool {
-        cx.to = to;
-        let m = Move {
-            kind: if cx.from == NONE {
-                MoveKind::Place
-            } else {
-                MoveKind::Normal
-            },
-            piece,
-            from: cx.from,
-            to,
-            effect: then.unwrap_or(NONE),
-            slots: cx.slots,
-            choice: cx.choice,
-        };
-        emit(&m)
     }
 }

@@ -1,236 +1,197 @@
-//! Positions and their history: the Zobrist hash of what makes two positions "the same"
-//! for repetition (pieces, flags, hands, the player to move), kept up to date by every
-//! write, and the count of each hash seen so far.
+//! Repetition: the Zobrist hash of what makes two positions "the same" (pieces, flags,
+//! hands, the player to move), and the history of hashes a game has been through.
+//!
+//! The history is a stack of hashes, one per position, so that its memory grows by eight
+//! bytes a move and undoing a move is a pop. Counting the occurrences of a position scans
+//! the stack back only to the last irreversible move: a move that changed something the
+//! rules can never change back (the number of pieces in a game that never adds any, the
+//! pieces in hand, a flag that is only ever cleared or only ever set), since no position
+//! before it can recur. Long histories also keep a small counting filter that answers
+//! "seen once" without a scan.
 
-use super::Engine;
-use super::search::splitmix;
-use super::state::{Bits, NONE, State, code, owner_of};
-use crate::ir;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use super::state::{Cell, Code, MAX_PLAYERS};
+use crate::ir::{MAX_FLAGS, MAX_PIECES};
 
 /// Hand counts are hashed modulo this: two positions that differ only by this many pieces
 /// in one hand (with the same board) would look alike, which placement games never reach.
 const HAND_KEYS: usize = 256;
 
-/// A state plus the history that repetition rules need.
-#[derive(Clone)]
-pub struct Position {
-    pub state: State,
-    seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-}
-
-/// Position hashes are already uniformly random: use them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-impl Position {
-    /// How many times the current position has occurred, this time included.
-    pub fn repetitions(&self) -> u32 {
-        self.seen.get(&self.state.hash).copied().unwrap_or(1)
-    }
+/// splitmix64: a fixed sequence, so that hashes are the same on every run.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The random keys of the hash: per cell and content code, per flag and cell, per player,
-/// piece and hand count, and one for the second player to move.
-pub(super) struct Keys {
-    table: Vec<u64>,
-    side: u64,
-    cells: usize,
+/// piece and hand count, and per player to move.
+#[derive(Debug)]
+pub struct Keys {
+    cells: Vec<u64>,
+    flags: Vec<u64>,
+    hands: Vec<u64>,
+    side: [u64; MAX_PLAYERS],
+    n: usize,
 }
 
 impl Keys {
-    pub(super) fn new(cells: u16) -> Keys {
-        let cells = cells as usize;
-        // splitmix64: fixed keys so that hashes are the same on every run.
+    pub fn new(cells: usize) -> Keys {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let n = cells * 64 + ir::MAX_FLAGS * cells + 2 * ir::MAX_PIECES * HAND_KEYS;
-        let table = (0..n).map(|_| splitmix(&mut seed)).collect();
+        let mut take = |n: usize| (0..n).map(|_| splitmix(&mut seed)).collect::<Vec<u64>>();
+        let cell_keys = take(cells * 256);
+        let flags = take(MAX_FLAGS * cells);
+        let hands = take(MAX_PLAYERS * MAX_PIECES * HAND_KEYS);
+        let side: Vec<u64> = take(MAX_PLAYERS);
         Keys {
-            table,
-            side: splitmix(&mut 0xD1B5_4A32_D192_ED03u64.clone()),
-            cells,
+            cells: cell_keys,
+            flags,
+            hands,
+            // The first player to move adds nothing, as before any move.
+            side: std::array::from_fn(|i| if i == 0 { 0 } else { side[i] }),
+            n: cells,
         }
     }
 
-    #[inline]
-    fn cell(&self, c: u16, code: u8) -> u64 {
+    #[inline(always)]
+    pub fn cell(&self, c: Cell, code: Code) -> u64 {
         if code == 0 {
             0
         } else {
-            self.table[c as usize * 64 + (code as usize & 63)]
+            self.cells[c as usize * 256 + code as usize]
         }
     }
 
-    #[inline]
-    fn flag(&self, f: u8, c: u16) -> u64 {
-        self.table[self.cells * (64 + f as usize) + c as usize]
+    #[inline(always)]
+    pub fn flag(&self, f: u8, c: Cell) -> u64 {
+        self.flags[f as usize * self.n + c as usize]
     }
 
-    #[inline]
-    fn hand(&self, p: u8, piece: u8, count: u16) -> u64 {
-        let base = self.cells * (64 + ir::MAX_FLAGS);
-        self.table[base
-            + (p as usize * ir::MAX_PIECES + piece as usize) * HAND_KEYS
-            + (count as usize % HAND_KEYS)]
+    #[inline(always)]
+    pub fn hand(&self, p: u8, piece: u8, count: u16) -> u64 {
+        self.hands
+            [(p as usize * MAX_PIECES + piece as usize) * HAND_KEYS + count as usize % HAND_KEYS]
+    }
+
+    #[inline(always)]
+    pub fn side(&self, p: u8) -> u64 {
+        self.side[p as usize]
     }
 }
 
-impl Engine {
-    /// The position before the first move.
-    pub fn start(&self) -> Position {
-        let g = self.game();
-        let mut st = State {
-            board: [0; ir::MAX_CELLS],
-            flags: [Bits::default(); ir::MAX_FLAGS],
-            hand: [[0; ir::MAX_PIECES]; 2],
-            counters: [[0; ir::MAX_COUNTERS]; 2],
-            moves_made: [0; 2],
-            to_move: 0,
-            previous: 1,
-            passes: 0,
-            turns: 0,
-            ply: 0,
-            streak: 0,
-            last_from: NONE,
-            last_to: NONE,
-            hash: 0,
-            by_owner: [Bits::default(); 2],
+/// Histories longer than this keep a counting filter beside the stack.
+const FILTER_FROM: usize = 1024;
+const FILTER_BITS: u32 = 21;
+
+/// The hashes of the positions a game has been through, for `repetitions`.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    hashes: Vec<u64>,
+    /// Indices of `hashes` where a segment starts: the position after an irreversible move.
+    segments: Vec<u32>,
+    /// Per bucket of hash values, how many positions of the stack fall in it (saturating):
+    /// a bucket holding 1 means the position on top was seen once.
+    filter: Vec<u8>,
+}
+
+impl History {
+    /// Records a position; `irreversible` when the move that led to it can never be
+    /// undone by the rules.
+    #[inline]
+    pub fn push(&mut self, hash: u64, irreversible: bool) {
+        if irreversible || self.hashes.is_empty() {
+            self.segments.push(self.hashes.len() as u32);
+        }
+        self.hashes.push(hash);
+        if self.hashes.len() == FILTER_FROM {
+            self.filter = vec![0; 1 << FILTER_BITS];
+            for &h in &self.hashes {
+                Self::bump(&mut self.filter, h, true);
+            }
+        } else if !self.filter.is_empty() {
+            Self::bump(&mut self.filter, hash, true);
+        }
+    }
+
+    /// Forgets the last position recorded.
+    #[inline]
+    pub fn pop(&mut self) {
+        let Some(h) = self.hashes.pop() else { return };
+        if self.segments.last() == Some(&(self.hashes.len() as u32)) {
+            self.segments.pop();
+        }
+        if self.hashes.len() < FILTER_FROM {
+            self.filter = Vec::new();
+        } else {
+            Self::bump(&mut self.filter, h, false);
+        }
+    }
+
+    fn bump(filter: &mut [u8], h: u64, up: bool) {
+        let b = &mut filter[(h >> (64 - FILTER_BITS)) as usize];
+        // A saturated bucket stays so: it then always sends counting to the scan.
+        if *b != u8::MAX {
+            *b = if up { *b + 1 } else { b.saturating_sub(1) };
+        }
+    }
+
+    /// How many times the last position recorded has occurred (1 when it is new).
+    pub fn repetitions(&self) -> u32 {
+        let Some(&h) = self.hashes.last() else {
+            return 1;
         };
-        for p in &g.setup {
-            st.board[p.cell as usize] = code(p.player, p.piece);
-            st.by_owner[p.player as usize].set(p.cell, true);
+        if !self.filter.is_empty() && self.filter[(h >> (64 - FILTER_BITS)) as usize] <= 1 {
+            return 1;
         }
-        for (i, f) in g.flags.iter().enumerate() {
-            for &c in &f.initial {
-                st.flags[i].set(c, true);
-            }
-        }
-        for &(p, piece, n) in &g.hand {
-            st.hand[p as usize][piece as usize] += n;
-        }
-        for (i, c) in g.counters.iter().enumerate() {
-            st.counters[0][i] = c.initial;
-            st.counters[1][i] = c.initial;
-        }
-        if g.tracks_repetition {
-            st.hash = self.hash(&st);
-        }
-        let mut pos = Position {
-            state: st,
-            seen: HashMap::default(),
-        };
-        self.record(&mut pos);
-        pos
+        let start = self.segments.last().copied().unwrap_or(0) as usize;
+        self.hashes[start..].iter().filter(|&&x| x == h).count() as u32
     }
 
-    /// Plays a move (one of those `status` listed).
-    pub fn play(&self, pos: &mut Position, m: &super::state::Move) {
-        self.apply(&mut pos.state, m);
-        self.record(pos);
+    /// Bytes held, for memory checks.
+    pub fn bytes(&self) -> usize {
+        self.hashes.capacity() * 8 + self.segments.capacity() * 4 + self.filter.capacity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occurrences_are_counted_back_to_the_last_irreversible_move() {
+        let mut h = History::default();
+        for (x, irr) in [(1, false), (2, false), (1, false), (2, false), (1, false)] {
+            h.push(x, irr);
+        }
+        assert_eq!(h.repetitions(), 3);
+        h.pop();
+        assert_eq!(h.repetitions(), 2);
+        h.push(1, true);
+        assert_eq!(
+            h.repetitions(),
+            1,
+            "nothing before an irreversible move counts"
+        );
+        h.pop();
+        assert_eq!(h.repetitions(), 2);
     }
 
-    fn record(&self, pos: &mut Position) {
-        if self.game().tracks_repetition {
-            debug_assert_eq!(
-                pos.state.hash,
-                self.hash(&pos.state),
-                "incremental hash drifted"
-            );
-            *pos.seen.entry(pos.state.hash).or_insert(0) += 1;
+    #[test]
+    fn long_histories_use_the_filter_and_stay_exact() {
+        let mut h = History::default();
+        let mut seed = 5;
+        for i in 0..5000u64 {
+            let x = if i % 7 == 0 { 42 } else { splitmix(&mut seed) };
+            h.push(x, false);
         }
-    }
-
-    /// Undoes the history bookkeeping of `play` (the caller restores the state).
-    pub(super) fn forget(&self, pos: &mut Position) {
-        if self.game().tracks_repetition {
-            let h = pos.state.hash;
-            if let Some(n) = pos.seen.get_mut(&h) {
-                *n -= 1;
-                if *n == 0 {
-                    pos.seen.remove(&h);
-                }
-            }
+        h.push(42, false);
+        assert_eq!(h.repetitions(), 5000 / 7 + 2);
+        h.push(splitmix(&mut seed), false);
+        assert_eq!(h.repetitions(), 1);
+        for _ in 0..4500 {
+            h.pop();
         }
-    }
-
-    /// The hash of a state, computed in full (`apply` keeps it up to date from then on).
-    pub(super) fn hash(&self, st: &State) -> u64 {
-        let k = &self.zobrist;
-        let mut h = if st.to_move == 1 { k.side } else { 0 };
-        for c in 0..self.cells {
-            h ^= k.cell(c, st.board[c as usize]);
-            for f in 0..self.game().flags.len() {
-                if st.flags[f].has(c) {
-                    h ^= k.flag(f as u8, c);
-                }
-            }
-        }
-        for p in 0..2u8 {
-            for piece in 0..self.game().pieces.len() {
-                h ^= k.hand(p, piece as u8, st.hand[p as usize][piece]);
-            }
-        }
-        h
-    }
-
-    /// Writes a cell, keeping the hash and the occupancy sets current.
-    #[inline]
-    pub(super) fn put(&self, st: &mut State, c: u16, code: u8) {
-        if self.game().tracks_repetition {
-            st.hash ^= self.zobrist.cell(c, st.board[c as usize]) ^ self.zobrist.cell(c, code);
-        }
-        let old = st.board[c as usize];
-        if old != 0 {
-            st.by_owner[owner_of(old) as usize].set(c, false);
-        }
-        if code != 0 {
-            st.by_owner[owner_of(code) as usize].set(c, true);
-        }
-        st.board[c as usize] = code;
-    }
-
-    /// Changes a count in hand, keeping the hash current.
-    #[inline]
-    pub(super) fn set_hand(&self, st: &mut State, p: u8, piece: u8, count: u16) {
-        let slot = &mut st.hand[p as usize][piece as usize];
-        if self.game().tracks_repetition {
-            st.hash ^= self.zobrist.hand(p, piece, *slot) ^ self.zobrist.hand(p, piece, count);
-        }
-        *slot = count;
-    }
-
-    /// Sets or clears a flag on a cell, keeping the hash current.
-    #[inline]
-    pub(super) fn set_flag(&self, st: &mut State, f: u8, c: u16, value: bool) {
-        if st.flags[f as usize].has(c) != value {
-            st.flags[f as usize].set(c, value);
-            if self.game().tracks_repetition {
-                st.hash ^= self.zobrist.flag(f, c);
-            }
-        }
-    }
-
-    /// Passes the turn to the other player, keeping the hash current.
-    #[inline]
-    pub(super) fn pass_turn(&self, st: &mut State) {
-        st.to_move = 1 - st.to_move;
-        if self.game().tracks_repetition {
-            st.hash ^= self.zobrist.side;
-        }
+        assert!(h.bytes() < 1 << 22);
     }
 }

@@ -1,34 +1,39 @@
-//! Stage 3: IR → play. [`Engine::new`] runs the IR passes and builds the runtime tables
-//! once (the board's geometry, leap targets, regions as bit sets, reach sets, hash keys);
-//! the engine then answers what the legal moves are, plays them, and says when and how
-//! the game ends.
+//! Stage 3: IR → play. [`Engine::new`] runs the IR passes and compiles the game once, for
+//! bitboards of the board's size; the engine then answers what the legal moves are, plays
+//! them, and says when and how the game ends.
 //!
-//! - `evaluate`: cell tests, cells, conditions and numbers (pure);
-//! - `generate`: move rules → candidate moves, handed to a closure;
-//! - `movegen`: the legal moves of a position (candidates, duplicates, `legal if`);
-//! - `apply`: playing a move with its effects;
-//! - `status`: end rules, forced passes, results and scores;
-//! - `hash`: the position hash and the history repetition needs;
-//! - `notation`: moves and boards as text, and replaying moves written as text;
-//! - `search`: perft and random playouts; `passes`: IR rewrites; `state`: the state.
+//! - `bits`: cell sets as bitboards of `W` words; `state`: the state, every write logged;
+//! - `compile`, `evaluate`: IR → closures and tables (tests, cells, conditions, numbers);
+//! - `generate`: move rules → targets, collected, counted, picked or matched;
+//! - `movegen`: the legal moves (duplicates, `legal if`), counted or drawn at random;
+//! - `apply`: playing a move with its effects (`make` / `unmake`);
+//! - `status`, `position`: end rules, passes, results; positions with their history;
+//! - `hash`: Zobrist keys and the repetition history; `search`: perft and playouts;
+//! - `core`: one compiled game; this module: the engine for any board size;
+//! - `notation`: moves and boards as text; `passes`: IR rewrites.
 
 mod apply;
+mod bits;
+mod compile;
+mod core;
 mod evaluate;
 mod generate;
 mod hash;
 mod movegen;
 mod notation;
 pub mod passes;
+mod position;
 pub mod search;
-pub mod state;
+mod state;
 mod status;
 
 use crate::geometry::Board;
-use crate::ir::{self, Program, Stmt};
-pub use evaluate::Ctx;
-pub use hash::Position;
+use crate::ir::{self, Program};
+use core::Core;
 pub use notation::ReplayError;
-use state::Bits;
+use position::Pos;
+pub use search::{Ending, PlayoutStats, Rng};
+pub use state::{Cell, MAX_CELLS, MAX_PLAYERS, Move, MoveKind, NO_CHOICE, NONE};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,26 +42,57 @@ pub enum Outcome {
     Draw,
 }
 
+/// A compiled game, ready to play.
 pub struct Engine {
-    pub program: Program,
-    board: Board,
-    pub cells: u16,
-    /// Per player: the absolute direction its `forward` means.
-    forward: [u8; 2],
-    /// Per leap: targets of every cell, as ranges into `leap_cells`.
-    leap_index: Vec<Vec<(u32, u32)>>,
-    leap_cells: Vec<u16>,
-    /// Per region, per player.
-    regions: Vec<[Bits; 2]>,
-    /// Rules used for `attacked` and `count attacks`, per piece type.
-    attack_rules: Vec<Vec<Stmt>>,
-    /// Per piece type and origin: every cell its attack rules could ever reach.
-    reach: Vec<Vec<Bits>>,
-    /// Whether a piece type has several rules that could produce the same move.
-    may_duplicate: Vec<bool>,
-    zobrist: hash::Keys,
-    /// Precomputed cell tests (see `passes::tables`).
-    tables: Vec<Box<passes::Table>>,
+    inner: Inner,
+}
+
+/// The compiled game, for bitboards of 1, 2, 4 or 11 words.
+enum Inner {
+    W1(Box<Core<1>>),
+    W2(Box<Core<2>>),
+    W4(Box<Core<4>>),
+    W11(Box<Core<11>>),
+}
+
+/// A position of a game: what is where, whose turn it is, and the history repetition
+/// needs. Belongs to the engine that made it.
+#[derive(Clone, Debug)]
+pub struct Position {
+    inner: PosInner,
+}
+
+#[derive(Clone, Debug)]
+enum PosInner {
+    W1(Box<Pos<1>>),
+    W2(Box<Pos<2>>),
+    W4(Box<Pos<4>>),
+    W11(Box<Pos<11>>),
+}
+
+/// Runs `$body` with `$c` bound to the compiled game, whatever its size.
+macro_rules! with_core {
+    ($e:expr, $c:ident => $body:expr) => {
+        match &$e.inner {
+            Inner::W1($c) => $body,
+            Inner::W2($c) => $body,
+            Inner::W4($c) => $body,
+            Inner::W11($c) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with the compiled game and a position of it.
+macro_rules! with_pos {
+    ($e:expr, $pos:expr, $c:ident, $p:ident => $body:expr) => {
+        match (&$e.inner, $pos) {
+            (Inner::W1($c), PosInner::W1($p)) => $body,
+            (Inner::W2($c), PosInner::W2($p)) => $body,
+            (Inner::W4($c), PosInner::W4($p)) => $body,
+            (Inner::W11($c), PosInner::W11($p)) => $body,
+            _ => panic!("a position of another engine"),
+        }
+    };
 }
 
 impl Engine {
@@ -68,84 +104,127 @@ impl Engine {
     /// Builds an engine, with or without the IR passes (which must not change what the
     /// game does: a test compares the two).
     pub(crate) fn build(mut program: Program, passes: bool) -> Engine {
-        let board =
-            Board::new(program.game.board.clone()).expect("the checker only accepts valid boards");
-        let cells = board.cells();
-        let g = &program.game;
-        let mut leap_index = Vec::new();
-        let mut leap_cells = Vec::new();
-        for offsets in &g.leaps {
-            let idx = (0..cells)
-                .map(|c| {
-                    let start = leap_cells.len() as u32;
-                    leap_cells.extend(board.leap_targets(c, offsets));
-                    (start, leap_cells.len() as u32)
-                })
-                .collect();
-            leap_index.push(idx);
-        }
-        let regions: Vec<[Bits; 2]> = g
-            .regions
-            .iter()
-            .map(|r| {
-                let mut b = [Bits::default(); 2];
-                for (p, cells) in r.cells.iter().enumerate().take(2) {
-                    for &c in cells {
-                        b[p].set(c, true);
-                    }
-                }
-                b
-            })
-            .collect();
-        let forward = [0, 1].map(|p| g.players.get(p).and_then(|pl| pl.forward).unwrap_or(0));
-        let mut tables = Vec::new();
         if passes {
             passes::hoist::run(&mut program);
-            let mut compiler = passes::tables::Compiler::new(&regions, cells);
-            compiler.program(&mut program);
-            tables = compiler.tables;
         }
-        let g = &program.game;
-        let attack_rules: Vec<Vec<Stmt>> = (0..g.pieces.len())
-            .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
-            .collect();
-        let may_duplicate = g.moves.iter().map(|m| movegen::emitters(m) > 1).collect();
-        let mut e = Engine {
-            zobrist: hash::Keys::new(cells),
-            program,
-            board,
-            cells,
-            forward,
-            leap_index,
-            leap_cells,
-            regions,
-            attack_rules,
-            reach: vec![],
-            may_duplicate,
-            tables,
+        let cells = Board::new(program.game.board.clone())
+            .map(|b| b.cells() as usize)
+            .expect("the checker only accepts valid boards");
+        let inner = match cells {
+            0..=64 => Inner::W1(Box::new(Core::new(program))),
+            65..=128 => Inner::W2(Box::new(Core::new(program))),
+            129..=256 => Inner::W4(Box::new(Core::new(program))),
+            _ => Inner::W11(Box::new(Core::new(program))),
         };
-        e.reach = (0..e.attack_rules.len())
-            .map(|p| {
-                (0..cells)
-                    .map(|c| e.reach_of(&e.attack_rules[p], c))
-                    .collect()
-            })
-            .collect();
-        e
+        Engine { inner }
     }
 
-    fn leap_targets(&self, leap: u16, from: u16) -> &[u16] {
-        let (s, t) = self.leap_index[leap as usize][from as usize];
-        &self.leap_cells[s as usize..t as usize]
-    }
-
+    /// The checked game this engine plays.
     pub fn game(&self) -> &ir::Game {
-        &self.program.game
+        with_core!(self, c => &c.program.game)
     }
 
     /// The board's geometry: cells, names, directions, drawing.
     pub fn board(&self) -> &Board {
-        &self.board
+        with_core!(self, c => &c.geo.board)
+    }
+
+    /// Number of cells of the board.
+    pub fn cells(&self) -> u16 {
+        with_core!(self, c => c.geo.cells)
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> u8 {
+        with_core!(self, c => c.players)
+    }
+
+    /// The position before the first move.
+    pub fn start(&self) -> Position {
+        let inner = match &self.inner {
+            Inner::W1(c) => PosInner::W1(Box::new(c.start_pos())),
+            Inner::W2(c) => PosInner::W2(Box::new(c.start_pos())),
+            Inner::W4(c) => PosInner::W4(Box::new(c.start_pos())),
+            Inner::W11(c) => PosInner::W11(Box::new(c.start_pos())),
+        };
+        Position { inner }
+    }
+
+    /// Decides the turn: either the game is over, or `moves` holds the legal moves
+    /// (a lone pass when the rules force one).
+    pub fn status(&self, pos: &Position, moves: &mut Vec<Move>) -> Option<Outcome> {
+        let mut p = pos.clone();
+        with_pos!(self, &mut p.inner, c, p => c.status(p, moves))
+    }
+
+    /// Plays a move (one of those `status` listed).
+    pub fn play(&self, pos: &mut Position, m: &Move) {
+        with_pos!(self, &mut pos.inner, c, p => {
+            c.play(p, m);
+            p.st.commit();
+        })
+    }
+
+    /// Number of move sequences of length `depth` from `pos` (leaves of the game tree;
+    /// a forced pass is a move). Uses every core for deep counts.
+    pub fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.perft_with(pos, depth, threads)
+    }
+
+    /// Perft on a given number of threads.
+    pub fn perft_with(&self, pos: &Position, depth: u32, threads: usize) -> u64 {
+        with_pos!(self, &pos.inner, c, p => c.perft_par(p, depth, threads))
+    }
+
+    /// Perft split by root move: (move in notation, count), sorted by notation.
+    pub fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+        let mut buf = Vec::new();
+        if depth == 0 || self.status(pos, &mut buf).is_some() {
+            return vec![];
+        }
+        let mut out: Vec<(String, u64)> = buf
+            .iter()
+            .map(|m| {
+                let mut next = pos.clone();
+                self.play(&mut next, m);
+                (self.notation(m), self.perft(&next, depth - 1))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Plays uniformly random legal moves from `pos` until the game ends, `max_plies`
+    /// moves were played, or a turn never ends. Returns how it stopped and the plies.
+    pub fn playout(&self, pos: &mut Position, rng: &mut Rng, max_plies: u64) -> (Ending, u64) {
+        with_pos!(self, &mut pos.inner, c, p => {
+            c.playout(p, rng, max_plies, &mut Default::default())
+        })
+    }
+
+    /// `count` random playouts from the start on one thread; see `playouts_with`.
+    pub fn playouts(&self, count: u64, seed: u64, max_plies: u64) -> PlayoutStats {
+        self.playouts_with(&self.start(), count, seed, max_plies, 1)
+    }
+
+    /// `count` random playouts from `start`, playout `i` seeded from (`seed`, `i`), over
+    /// `threads` threads: the same seed gives the same statistics whatever `threads`.
+    pub fn playouts_with(
+        &self,
+        start: &Position,
+        count: u64,
+        seed: u64,
+        max_plies: u64,
+        threads: usize,
+    ) -> PlayoutStats {
+        with_pos!(self, &start.inner, c, p => c.playouts(p, count, seed, max_plies, threads))
+    }
+
+    /// Every player's score, when the game declares one.
+    pub fn scores_of(&self, pos: &Position) -> Option<Vec<i64>> {
+        self.game().score.as_ref()?;
+        Some(with_pos!(self, &pos.inner, c, p => c.scores(&p.st)))
     }
 
     pub fn player_name(&self, p: u8) -> &str {
@@ -157,5 +236,111 @@ impl Engine {
             Outcome::Win(p) => self.player_name(p).to_string(),
             Outcome::Draw => "draw".into(),
         }
+    }
+}
+
+impl Position {
+    /// How many times the current position has occurred, this time included.
+    pub fn repetitions(&self) -> u32 {
+        match &self.inner {
+            PosInner::W1(p) => p.repetitions(),
+            PosInner::W2(p) => p.repetitions(),
+            PosInner::W4(p) => p.repetitions(),
+            PosInner::W11(p) => p.repetitions(),
+        }
+    }
+}
+
+/// Runs `$body` with `$s` bound to the state of a position, whatever its size.
+macro_rules! with_state {
+    ($pos:expr, $s:ident => $body:expr) => {
+        match &$pos.inner {
+            PosInner::W1(p) => {
+                let $s = &p.st;
+                $body
+            }
+            PosInner::W2(p) => {
+                let $s = &p.st;
+                $body
+            }
+            PosInner::W4(p) => {
+                let $s = &p.st;
+                $body
+            }
+            PosInner::W11(p) => {
+                let $s = &p.st;
+                $body
+            }
+        }
+    };
+}
+
+impl Position {
+    /// The player to move.
+    pub fn to_move(&self) -> u8 {
+        with_state!(self, s => s.s.to_move)
+    }
+
+    /// Completed turns (a turn ends when the player to move changes).
+    pub fn turns(&self) -> u32 {
+        with_state!(self, s => s.s.turns)
+    }
+
+    /// Moves made by both players, passes included.
+    pub fn ply(&self) -> u32 {
+        with_state!(self, s => s.s.ply)
+    }
+
+    /// The raw content code of a cell (0 when empty); see `Engine::piece_at`.
+    fn code_at(&self, c: Cell) -> u8 {
+        with_state!(self, s => s.board[c as usize])
+    }
+
+    /// Whether a flag is set on a cell.
+    pub fn flag(&self, f: u8, c: Cell) -> bool {
+        with_state!(self, s => s.flags[f as usize].has(c))
+    }
+
+    /// How many pieces of a type a player holds in hand.
+    pub fn in_hand(&self, player: u8, piece: u8) -> u16 {
+        with_state!(self, s => s.hand[player as usize][piece as usize])
+    }
+
+    /// Bytes held by the history repetition needs (it grows by about eight a move).
+    pub fn history_bytes(&self) -> usize {
+        match &self.inner {
+            PosInner::W1(p) => p.history.bytes(),
+            PosInner::W2(p) => p.history.bytes(),
+            PosInner::W4(p) => p.history.bytes(),
+            PosInner::W11(p) => p.history.bytes(),
+        }
+    }
+
+    /// The position hash (0 when the game has no repetition rule).
+    pub fn hash(&self) -> u64 {
+        with_state!(self, s => s.s.hash)
+    }
+}
+
+impl PartialEq for Position {
+    /// The same situation of the game (the histories are not compared).
+    fn eq(&self, o: &Self) -> bool {
+        match (&self.inner, &o.inner) {
+            (PosInner::W1(a), PosInner::W1(b)) => a.st == b.st,
+            (PosInner::W2(a), PosInner::W2(b)) => a.st == b.st,
+            (PosInner::W4(a), PosInner::W4(b)) => a.st == b.st,
+            (PosInner::W11(a), PosInner::W11(b)) => a.st == b.st,
+            _ => false,
+        }
+    }
+}
+
+impl Engine {
+    /// The piece on a cell: (owner, piece type), or `None` when the cell is empty. The
+    /// owner is a player's index, or `players()` for a neutral piece.
+    pub fn piece_at(&self, pos: &Position, c: Cell) -> Option<(u8, u8)> {
+        let k = pos.code_at(c);
+        (k != 0)
+            .then(|| with_core!(self, c => (c.codes.owner[k as usize], c.codes.piece[k as usize])))
     }
 }

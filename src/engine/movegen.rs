@@ -1,178 +1,193 @@
 //! The legal moves of a position: every candidate of the mover's pieces on the board and in
-//! hand, without duplicates, minus those that fail `legal if`. Also what rules could ever
-//! reach (which lets `attacked` skip pieces that cannot attack a cell).
+//! hand, without duplicates (the first rule to produce a move keeps it), minus those that
+//! fail `legal if`. Also their number without listing them, and one of them drawn
+//! uniformly at random without listing them either.
 
-use super::Engine;
+use super::core::Core;
 use super::evaluate::Ctx;
-use super::state::{Bits, Move, NONE, State, piece_of};
-use crate::ir::visit::{Visitor, walk_stmt};
-use crate::ir::{self, DirRef, Stmt};
+use super::generate::{Emit, Mode};
+use super::search::Rng;
+use super::state::{Cell, Move, NONE, State};
 
-impl Engine {
-    /// The legal moves of the player to move, a pass excluded, in generation order.
-    pub fn legal_moves(&self, st: &State, out: &mut Vec<Move>) {
-        out.clear();
-        let g = self.game();
-        let me = st.to_move;
-        let mut cx = Ctx::new(me);
-        for from in st.by_owner[me as usize].iter() {
-            let p = piece_of(st.board[from as usize]);
-            cx.from = from;
-            self.collect(st, &mut cx, p, out);
-        }
-        for p in 0..g.pieces.len() {
-            if st.hand[me as usize][p] > 0 {
-                cx.from = NONE;
-                self.collect(st, &mut cx, p as u8, out);
-            }
-        }
-    }
+/// A piece (on the board, or in hand when `from` is `NONE`) and how many candidate moves
+/// its rules produce.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin {
+    pub from: Cell,
+    pub piece: u8,
+    pub count: u32,
+}
 
-    fn collect(&self, st: &State, cx: &mut Ctx, piece: u8, out: &mut Vec<Move>) {
-        let first = out.len();
-        let dedup = self.may_duplicate[piece as usize];
-        let rules = &self.game().moves[piece as usize];
-        if !dedup && self.game().legal.is_none() {
-            // The common case, kept free of per-move checks.
-            self.generate(st, cx, piece, rules, &mut |m: &Move| {
-                out.push(*m);
-                false
-            });
-            return;
-        }
-        self.generate(st, cx, piece, rules, &mut |m: &Move| {
-            // Two rules yielding the same move string: the first one generated is kept.
-            if dedup
-                && out[first..]
-                    .iter()
-                    .any(|x| x.to == m.to && x.from == m.from && x.choice == m.choice)
-            {
-                return false;
-            }
-            if self.is_legal(st, m) {
-                out.push(*m);
-            }
-            false
-        });
-    }
+/// Reusable buffers for drawing moves.
+#[derive(Default, Clone)]
+pub struct Scratch {
+    origins: Vec<Origin>,
+    rejected: Vec<u32>,
+    moves: Vec<Move>,
+}
 
+impl<const W: usize> Core<W> {
+    /// Calls `f` for every piece the player to move could move or place.
     #[inline]
-    fn is_legal(&self, st: &State, m: &Move) -> bool {
-        match &self.game().legal {
-            None => true,
-            Some(legal) => self.passes_filter(st, m, legal),
+    fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
+        let me = st.s.to_move as usize;
+        for from in st.by_owner[me].iter() {
+            f(from, self.codes.piece[st.board[from as usize] as usize]);
+        }
+        for p in 0..self.moves.len() {
+            if st.hand[me][p] > 0 {
+                f(NONE, p as u8);
+            }
         }
     }
 
-    /// `legal if`, judged on the position after the move, from the mover's point of view.
-    fn passes_filter(&self, st: &State, m: &Move, legal: &ir::Cond) -> bool {
-        let mut after = st.clone();
-        self.apply(&mut after, m);
-        let mut cx = Ctx::new(st.to_move);
+    /// Runs one piece's move rules into an emitter.
+    #[inline]
+    fn run(&self, st: &State<W>, from: Cell, piece: u8, e: &mut Emit<W>) {
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.from = from;
+        e.piece = piece;
+        self.generate(st, &mut cx, &self.moves[piece as usize], e);
+    }
+
+    /// The legal moves of the player to move, a pass excluded, in generation order.
+    pub fn legal_moves(&self, st: &mut State<W>, out: &mut Vec<Move>) {
+        out.clear();
+        let view: &State<W> = st;
+        self.origins(view, |from, piece| {
+            let first = out.len();
+            let mut e = Emit::new(Mode::Collect, out);
+            self.run(view, from, piece, &mut e);
+            if self.may_duplicate[piece as usize] {
+                dedup(out, first);
+            }
+        });
+        if self.legal.is_some() {
+            out.retain(|m| self.is_legal(st, m));
+        }
+    }
+
+    /// Whether a candidate passes `legal if`, judged after the move from the mover's point
+    /// of view.
+    pub fn is_legal(&self, st: &mut State<W>, m: &Move) -> bool {
+        let Some(legal) = &self.legal else {
+            return true;
+        };
+        let me = st.s.to_move;
+        let frame = self.make(st, m);
+        let mut cx = Ctx::new(me);
         cx.from = m.from;
         cx.to = m.to;
-        self.cond(&after, &mut cx, legal)
+        let ok = legal(self, st, &mut cx);
+        self.unmake(st, frame);
+        ok
     }
 
-    /// Every cell that rules could reach from `from` on an empty board, over-approximated
-    /// (rules that compute their target freely reach everywhere).
-    pub(super) fn reach_of(&self, stmts: &[Stmt], from: u16) -> Bits {
-        struct Reach<'e> {
-            e: &'e Engine,
-            from: u16,
-            out: Bits,
+    /// How many legal moves the player to move has (a pass excluded).
+    pub fn count_legal(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
+        if self.legal.is_none() && !self.may_duplicate.iter().any(|&d| d) {
+            let mut none = Vec::new();
+            let mut e = Emit::new(Mode::Count, &mut none);
+            self.origins(st, |from, piece| self.run(st, from, piece, &mut e));
+            return e.count;
         }
-        impl Reach<'_> {
-            fn dirs(&self, dirs: &[DirRef]) -> Vec<u8> {
-                let b = &self.e.board;
-                let mut v = Vec::new();
-                for d in dirs {
-                    match *d {
-                        DirRef::Abs(a) => v.push(a),
-                        DirRef::Rel(r) => v.extend(self.e.forward.map(|f| b.rotate(f, r))),
-                        DirRef::Var(_) | DirRef::Opp(_) => v.extend(0..b.dir_count() as u8),
-                    }
+        self.legal_moves(st, buf);
+        buf.len() as u32
+    }
+
+    /// A legal move drawn uniformly at random, or `None` when there is none. Candidates
+    /// are counted per piece, one is drawn and decoded; a duplicate of an earlier candidate
+    /// or one failing `legal if` is set aside and another drawn among the rest, so every
+    /// legal move is equally likely and no move list is built.
+    pub fn random_legal(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+        sc.origins.clear();
+        sc.rejected.clear();
+        let mut total = 0u32;
+        {
+            let mut none = Vec::new();
+            let origins = &mut sc.origins;
+            let view: &State<W> = st;
+            self.origins(view, |from, piece| {
+                let mut e = Emit::new(Mode::Count, &mut none);
+                self.run(view, from, piece, &mut e);
+                if e.count > 0 {
+                    origins.push(Origin {
+                        from,
+                        piece,
+                        count: e.count,
+                    });
+                    total += e.count;
                 }
-                v
-            }
+            });
         }
-        impl Visitor for Reach<'_> {
-            fn stmt(&mut self, s: &Stmt) {
-                let b = &self.e.board;
-                match s {
-                    Stmt::Step { dirs, .. } => {
-                        for d in self.dirs(dirs) {
-                            let c = b.step(self.from, d);
-                            if c != NONE {
-                                self.out.set(c, true);
-                            }
-                        }
-                    }
-                    Stmt::Slide { dirs, max, .. } => {
-                        for d in self.dirs(dirs) {
-                            for &c in b.ray(self.from, d).iter().take(*max as usize) {
-                                self.out.set(c, true);
-                            }
-                        }
-                    }
-                    Stmt::Leap { leap, .. } => {
-                        for &c in self.e.leap_targets(*leap, self.from) {
-                            self.out.set(c, true);
-                        }
-                    }
-                    Stmt::MoveTo { .. } | Stmt::Place { .. } => {
-                        for c in 0..self.e.cells {
-                            self.out.set(c, true);
-                        }
-                    }
-                    _ => walk_stmt(self, s),
+        loop {
+            let left = total - sc.rejected.len() as u32;
+            if left == 0 {
+                return None;
+            }
+            // The r-th candidate not set aside (`rejected` is sorted).
+            let mut k = rng.below(left as usize) as u32;
+            for &x in &sc.rejected {
+                if x <= k {
+                    k += 1;
+                } else {
+                    break;
                 }
             }
+            let mut offset = 0;
+            let origin = *sc
+                .origins
+                .iter()
+                .find(|o| {
+                    if k < offset + o.count {
+                        true
+                    } else {
+                        offset += o.count;
+                        false
+                    }
+                })
+                .expect("k is below the total");
+            let mut e = Emit::new(Mode::Nth(k - offset), &mut sc.moves);
+            self.run(st, origin.from, origin.piece, &mut e);
+            let m = e.found.expect("the n-th candidate exists");
+            let first = !self.may_duplicate[origin.piece as usize]
+                || self.first_of_its_kind(st, &origin, k - offset, &m, &mut sc.moves);
+            if first && self.is_legal(st, &m) {
+                return Some(m);
+            }
+            let at = sc.rejected.partition_point(|&x| x < k);
+            sc.rejected.insert(at, k);
         }
-        let mut r = Reach {
-            e: self,
-            from,
-            out: Bits::default(),
-        };
-        for s in stmts {
-            r.stmt(s);
-        }
-        r.out
+    }
+
+    /// Whether the `index`-th candidate of a piece is the first with its notation.
+    fn first_of_its_kind(
+        &self,
+        st: &State<W>,
+        o: &Origin,
+        index: u32,
+        m: &Move,
+        buf: &mut Vec<Move>,
+    ) -> bool {
+        buf.clear();
+        let mut e = Emit::new(Mode::Collect, buf);
+        self.run(st, o.from, o.piece, &mut e);
+        !buf[..index as usize].iter().any(|x| same_notation(x, m))
     }
 }
 
-/// How many statements of a rule list can produce a move, counting each repetition of a
-/// loop: more than one means two of them might produce the same move.
-pub(super) fn emitters(stmts: &[Stmt]) -> usize {
-    struct Count {
-        times: usize,
-        total: usize,
-    }
-    impl Visitor for Count {
-        fn stmt(&mut self, s: &Stmt) {
-            let loops = match s {
-                Stmt::For { dirs, .. } => dirs.len(),
-                Stmt::ForPiece { pieces, .. } => pieces.len(),
-                // Distinct directions of one step or slide never meet on the same target.
-                Stmt::Step { .. }
-                | Stmt::Slide { .. }
-                | Stmt::Leap { .. }
-                | Stmt::MoveTo { .. }
-                | Stmt::Place { .. } => {
-                    self.total += self.times;
-                    return;
-                }
-                Stmt::If { .. } | Stmt::Let { .. } => 1,
-            };
-            let outer = self.times;
-            self.times *= loops;
-            walk_stmt(self, s);
-            self.times = outer;
+fn same_notation(a: &Move, b: &Move) -> bool {
+    a.to == b.to && a.from == b.from && a.choice == b.choice
+}
+
+/// Drops, among `out[first..]`, moves with the notation of an earlier one.
+fn dedup(out: &mut Vec<Move>, first: usize) {
+    let mut i = first;
+    while i < out.len() {
+        if out[first..i].iter().any(|x| same_notation(x, &out[i])) {
+            out.remove(i);
+        } else {
+            i += 1;
         }
     }
-    let mut c = Count { times: 1, total: 0 };
-    for s in stmts {
-        c.stmt(s);
-    }
-    c.total
 }

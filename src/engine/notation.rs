@@ -1,9 +1,8 @@
 //! Moves and positions as text: canonical move notation, replaying moves written in it,
 //! and the board drawn as text.
 
-use super::hash::Position;
-use super::state::{self, Move, MoveKind, owner_of, piece_of};
-use super::{Engine, Outcome};
+use super::state::{self, Move, MoveKind};
+use super::{Engine, Outcome, Position};
 use crate::diag::{Code, Diagnostic};
 
 /// Why a move written as text could not be played.
@@ -49,7 +48,7 @@ impl ReplayError {
 impl Engine {
     /// The name of a cell, `a1`.
     pub fn cell_name(&self, c: u16) -> String {
-        self.board.name(c)
+        self.board().name(c)
     }
 
     /// A move in canonical notation: `e2-e4`, `K@d4`, `e7-e8=Q`, `pass`.
@@ -92,7 +91,7 @@ impl Engine {
                     return Err(ReplayError::Illegal {
                         index,
                         text: text.to_string(),
-                        player: self.player_name(pos.state.to_move).to_string(),
+                        player: self.player_name(pos.to_move()).to_string(),
                         legal,
                     });
                 }
@@ -106,44 +105,31 @@ impl Engine {
     pub fn render(&self, pos: &Position) -> String {
         use std::fmt::Write;
         let g = self.game();
-        let st = &pos.state;
         // A flag that starts on most cells marks presence (a tile): its absence shows as `#`.
         // Other flags mark something special: where set, an empty cell shows as `*`.
         let majority: Vec<bool> = g
             .flags
             .iter()
-            .map(|f| f.initial.len() * 2 > self.cells as usize)
+            .map(|f| f.initial.len() * 2 > self.cells() as usize)
             .collect();
-        let glyph = |c: u16| {
-            let k = st.board[c as usize];
-            if k != 0 {
-                let l = g.pieces[piece_of(k) as usize].letter;
-                if owner_of(k) == 0 {
+        let glyph = |c: u16| match self.piece_at(pos, c) {
+            Some((owner, piece)) => {
+                let l = g.pieces[piece as usize].letter;
+                if owner == 0 {
                     l
                 } else {
                     l.to_ascii_lowercase()
                 }
-            } else if majority
-                .iter()
-                .enumerate()
-                .any(|(i, &m)| m && !st.flags[i].has(c))
-            {
-                '#'
-            } else if majority
-                .iter()
-                .enumerate()
-                .any(|(i, &m)| !m && st.flags[i].has(c))
-            {
-                '*'
-            } else {
-                '.'
             }
+            None if (0..majority.len()).any(|i| majority[i] && !pos.flag(i as u8, c)) => '#',
+            None if (0..majority.len()).any(|i| !majority[i] && pos.flag(i as u8, c)) => '*',
+            None => '.',
         };
-        let mut out = self.board.draw(glyph);
-        for p in 0..2u8 {
+        let mut out = self.board().draw(glyph);
+        for p in 0..self.players() {
             let hand: Vec<String> = (0..g.pieces.len())
-                .filter(|&i| st.hand[p as usize][i] > 0)
-                .map(|i| format!("{}x{}", st.hand[p as usize][i], g.pieces[i].letter))
+                .filter(|&i| pos.in_hand(p, i as u8) > 0)
+                .map(|i| format!("{}x{}", pos.in_hand(p, i as u8), g.pieces[i].letter))
                 .collect();
             if g.hand.iter().any(|h| h.0 == p) {
                 let _ = writeln!(
@@ -159,14 +145,12 @@ impl Engine {
             }
         }
         if let Some(s) = self.scores_of(pos) {
-            let _ = writeln!(
-                out,
-                "score: {} {}, {} {}",
-                self.player_name(0),
-                s[0],
-                self.player_name(1),
-                s[1]
-            );
+            let parts: Vec<String> = s
+                .iter()
+                .enumerate()
+                .map(|(p, v)| format!("{} {v}", self.player_name(p as u8)))
+                .collect();
+            let _ = writeln!(out, "score: {}", parts.join(", "));
         }
         let mut buf = Vec::new();
         match self.status(pos, &mut buf) {
@@ -174,7 +158,7 @@ impl Engine {
                 let _ = writeln!(out, "result: {}", self.outcome_text(o));
             }
             None => {
-                let _ = writeln!(out, "{} to move", self.player_name(st.to_move));
+                let _ = writeln!(out, "{} to move", self.player_name(pos.to_move()));
             }
         }
         out

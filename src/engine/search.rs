@@ -1,104 +1,34 @@
-//! Whole-tree and random-game drivers: perft and uniformly random playouts.
+//! Whole-tree and random-game drivers: perft (the last ply counted in bulk, the root split
+//! over threads) and uniformly random playouts (no move list, reproducible per seed
+//! whatever the number of threads).
 
+use super::Outcome;
+use super::core::Core;
+pub use super::hash::splitmix;
+use super::movegen::Scratch;
+use super::position::Pos;
 use super::state::Move;
-use super::{Engine, Outcome, Position};
-
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// A small, fast, seedable generator (splitmix64): playouts are reproducible from a seed.
+#[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
+
     /// Uniform in `0..n` (n > 0), by the multiply-shift method.
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         ((splitmix(&mut self.0) as u128 * n as u128) >> 64) as usize
     }
-}
 
-impl Engine {
-    /// Number of move sequences of length `depth` from `pos` (leaves of the game tree).
-    pub fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
-        self.perft_rec(pos, depth, &mut bufs)
-    }
-
-    fn perft_rec(&self, pos: &mut Position, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let (buf, rest) = bufs.split_first_mut().expect("one buffer per depth");
-        if self.status(pos, buf).is_some() {
-            return 0;
-        }
-        if depth == 1 {
-            return buf.len() as u64;
-        }
-        let mut total = 0;
-        for m in buf.iter() {
-            let saved = pos.state.clone();
-            self.play(pos, m);
-            total += self.perft_rec(pos, depth - 1, rest);
-            self.forget(pos);
-            pos.state = saved;
-        }
-        total
-    }
-
-    /// Perft split by root move: (move in notation, count), sorted by notation.
-    pub fn divide(&self, pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
-        let mut buf = Vec::new();
-        if depth == 0 || self.status(pos, &mut buf).is_some() {
-            return vec![];
-        }
-        let mut out: Vec<(String, u64)> = buf
-            .iter()
-            .map(|m| {
-                let saved = pos.state.clone();
-                self.play(pos, m);
-                let n = self.perft(pos, depth - 1);
-                self.forget(pos);
-                pos.state = saved;
-                (self.notation(m), n)
-            })
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// Plays uniformly random legal moves until the game ends, `max_plies` moves were
-    /// played, or one player has moved `MAX_TURN_MOVES` times in a row. Returns how it
-    /// stopped and the number of plies.
-    pub fn playout(
-        &self,
-        pos: &mut Position,
-        rng: &mut Rng,
-        max_plies: u64,
-        buf: &mut Vec<Move>,
-    ) -> (Ending, u64) {
-        let mut plies = 0;
-        loop {
-            if let Some(o) = self.status(pos, buf) {
-                return (Ending::Over(o), plies);
-            }
-            if plies >= max_plies {
-                return (Ending::Cut, plies);
-            }
-            if pos.state.streak >= MAX_TURN_MOVES {
-                return (Ending::Runaway, plies);
-            }
-            let m = buf[rng.below(buf.len())];
-            self.play(pos, &m);
-            plies += 1;
-        }
+    /// The generator of playout `i` of a run seeded with `seed`: independent of which
+    /// thread plays it.
+    pub fn for_playout(seed: u64, i: u64) -> Rng {
+        let mut s = seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        Rng(splitmix(&mut s))
     }
 }
 
@@ -117,10 +47,11 @@ pub enum Ending {
 }
 
 /// Aggregate figures of a batch of playouts.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct PlayoutStats {
     pub count: u64,
-    pub wins: [u64; 2],
+    /// Per player.
+    pub wins: Vec<u64>,
     pub draws: u64,
     pub unfinished: u64,
     /// Playouts stopped because a turn never ended (see `MAX_TURN_MOVES`).
@@ -129,35 +60,195 @@ pub struct PlayoutStats {
     pub seconds: f64,
 }
 
-impl Engine {
-    pub fn playouts(&self, count: u64, seed: u64, max_plies: u64) -> PlayoutStats {
-        let mut rng = Rng::new(seed);
-        let mut stats = PlayoutStats {
-            count,
-            ..Default::default()
+impl PlayoutStats {
+    fn add(&mut self, o: &PlayoutStats) {
+        self.count += o.count;
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        self.draws += o.draws;
+        self.unfinished += o.unfinished;
+        self.runaway += o.runaway;
+        self.plies += o.plies;
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// Number of move sequences of length `depth` from `pos` (leaves of the game tree).
+    /// `bufs` holds one move buffer per level reached; it grows only as deep as the game
+    /// goes, whatever `depth` asks.
+    pub fn perft(
+        &self,
+        pos: &mut Pos<W>,
+        depth: u32,
+        bufs: &mut Vec<Vec<Move>>,
+        level: usize,
+    ) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if bufs.len() <= level {
+            bufs.push(Vec::with_capacity(64));
+        }
+        if depth == 1 {
+            // The last ply is counted, not played.
+            let n = self.count_legal(&mut pos.st, &mut bufs[level]);
+            let reps = pos.repetitions();
+            if self.decide(&pos.st, n == 0, reps).is_some() {
+                return 0;
+            }
+            return (n as u64).max(1);
+        }
+        let mut moves = std::mem::take(&mut bufs[level]);
+        let total = if self.status(pos, &mut moves).is_some() {
+            0
+        } else {
+            let mut total = 0;
+            for m in &moves {
+                let p = self.play(pos, m);
+                total += self.perft(pos, depth - 1, bufs, level + 1);
+                self.undo(pos, p);
+            }
+            total
         };
-        let start = self.start();
-        let mut buf = Vec::with_capacity(256);
+        bufs[level] = moves;
+        total
+    }
+
+    /// Perft with the root moves shared among `threads` threads.
+    pub fn perft_par(&self, pos: &Pos<W>, depth: u32, threads: usize) -> u64
+    where
+        Self: Sync,
+    {
+        let mut root = pos.clone();
+        let mut moves = Vec::new();
+        if depth < 3 || threads < 2 {
+            return self.perft(&mut root, depth, &mut Vec::new(), 0);
+        }
+        if self.status(&mut root, &mut moves).is_some() {
+            return 0;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads.min(moves.len()))
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut p = pos.clone();
+                        let mut bufs = Vec::new();
+                        let mut sum = 0;
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(m) = moves.get(i) else { break };
+                            let u = self.play(&mut p, m);
+                            sum += self.perft(&mut p, depth - 1, &mut bufs, 0);
+                            self.undo(&mut p, u);
+                        }
+                        sum
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a perft thread"))
+                .sum()
+        })
+    }
+
+    /// Plays uniformly random legal moves until the game ends, `max_plies` moves were
+    /// played, or one player has moved `MAX_TURN_MOVES` times in a row. Returns how it
+    /// stopped and the number of plies.
+    pub fn playout(
+        &self,
+        pos: &mut Pos<W>,
+        rng: &mut Rng,
+        max_plies: u64,
+        sc: &mut Scratch,
+    ) -> (Ending, u64) {
+        let mut plies = 0;
+        loop {
+            let m = self.random_legal(&mut pos.st, rng, sc);
+            let reps = pos.repetitions();
+            if let Some(o) = self.decide(&pos.st, m.is_none(), reps) {
+                return (Ending::Over(o), plies);
+            }
+            if plies >= max_plies {
+                return (Ending::Cut, plies);
+            }
+            if pos.st.s.streak >= MAX_TURN_MOVES {
+                return (Ending::Runaway, plies);
+            }
+            self.play(pos, &m.unwrap_or(Move::PASS));
+            pos.st.commit();
+            plies += 1;
+        }
+    }
+
+    /// `count` playouts from `start`, playout `i` seeded from (`seed`, `i`), over
+    /// `threads` threads. The statistics do not depend on the number of threads.
+    pub fn playouts(
+        &self,
+        start: &Pos<W>,
+        count: u64,
+        seed: u64,
+        max_plies: u64,
+        threads: usize,
+    ) -> PlayoutStats
+    where
+        Self: Sync,
+    {
         let t0 = std::time::Instant::now();
-        for _ in 0..count {
-            let mut pos = start.clone();
-            let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut buf);
-            stats.plies += plies;
-            match o {
-                Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
-                Ending::Over(Outcome::Draw) => stats.draws += 1,
-                Ending::Cut => stats.unfinished += 1,
-                Ending::Runaway => {
-                    stats.runaway += 1;
-                    stats.count = stats.wins.iter().sum::<u64>()
-                        + stats.draws
-                        + stats.unfinished
-                        + stats.runaway;
+        let threads = threads.clamp(1, count.max(1) as usize);
+        let next = std::sync::atomic::AtomicU64::new(0);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let run = || {
+            let mut stats = PlayoutStats {
+                wins: vec![0; self.players as usize],
+                ..Default::default()
+            };
+            let mut sc = Scratch::default();
+            loop {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     break;
                 }
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                let mut pos = start.clone();
+                let mut rng = Rng::for_playout(seed, i);
+                let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
+                stats.count += 1;
+                stats.plies += plies;
+                match o {
+                    Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
+                    Ending::Over(Outcome::Draw) => stats.draws += 1,
+                    Ending::Cut => stats.unfinished += 1,
+                    Ending::Runaway => {
+                        stats.runaway += 1;
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
             }
+            stats
+        };
+        let mut total = PlayoutStats {
+            wins: vec![0; self.players as usize],
+            ..Default::default()
+        };
+        if threads == 1 {
+            total.add(&run());
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(run)).collect();
+                for h in handles {
+                    total.add(&h.join().expect("a playout thread"));
+                }
+            });
         }
-        stats.seconds = t0.elapsed().as_secs_f64();
-        stats
+        total.seconds = t0.elapsed().as_secs_f64();
+        total
     }
 }

@@ -1,63 +1,25 @@
-//! Game state and moves: fixed-size values, so that copying a state (as the legality filter
-//! does for every candidate move) never allocates.
+//! The state of a game and the one way to change it. Every write goes through the methods
+//! here, which keep the occupancy bitboards and the position hash current and log the old
+//! value, so that any move — whatever its effects — can be undone exactly (`make` /
+//! `unmake`) instead of copying the state.
 
-use crate::ir::{MAX_CELLS, MAX_COUNTERS, MAX_FLAGS, MAX_PIECES, MAX_SLOTS};
+use super::bits::Bits;
+use crate::ir::{MAX_COUNTERS, MAX_FLAGS, MAX_PIECES};
 
+/// A cell index; see `geometry`.
+pub type Cell = u16;
 /// "No cell": off the board, or not applicable (the origin of a placement).
-pub const NONE: u16 = u16::MAX;
+pub const NONE: Cell = u16::MAX;
+/// Most players a game may have.
+pub const MAX_PLAYERS: usize = 6;
+/// Owners of pieces: the players, then "neutral" (pieces that belong to no player).
+pub const MAX_OWNERS: usize = MAX_PLAYERS + 1;
+/// Most cells the engine plays on.
+pub const MAX_CELLS: usize = 704;
 
-/// A set of cells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bits(pub [u64; MAX_CELLS / 64]);
-
-impl Bits {
-    /// The cells of the set, in increasing order.
-    #[inline]
-    pub fn iter(self) -> BitIter {
-        BitIter {
-            words: self.0,
-            word: 0,
-        }
-    }
-    #[inline]
-    pub fn has(&self, c: u16) -> bool {
-        // Cells are below 256: masking the word index spares a bounds check in hot loops.
-        self.0[((c >> 6) & 3) as usize] >> (c & 63) & 1 != 0
-    }
-    #[inline]
-    pub fn set(&mut self, c: u16, v: bool) {
-        let (w, b) = (((c >> 6) & 3) as usize, c & 63);
-        if v {
-            self.0[w] |= 1 << b;
-        } else {
-            self.0[w] &= !(1 << b);
-        }
-    }
-}
-
-/// Iterator over the cells of a `Bits`, lowest first.
-pub struct BitIter {
-    words: [u64; MAX_CELLS / 64],
-    word: usize,
-}
-
-impl Iterator for BitIter {
-    type Item = u16;
-
-    #[inline]
-    fn next(&mut self) -> Option<u16> {
-        while self.word < self.words.len() {
-            let w = &mut self.words[self.word];
-            if *w != 0 {
-                let b = w.trailing_zeros();
-                *w &= *w - 1;
-                return Some((self.word as u32 * 64 + b) as u16);
-            }
-            self.word += 1;
-        }
-        None
-    }
-}
+/// The content of a cell: 0 when empty, otherwise `1 + owner * pieces + piece`, where
+/// `pieces` is the number of piece types of the game (see `Codes`).
+pub type Code = u8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
@@ -68,16 +30,17 @@ pub enum MoveKind {
     Pass,
 }
 
+/// A move, as generated: enough to play it and to write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub kind: MoveKind,
     pub piece: u8,
-    pub from: u16,
-    pub to: u16,
+    pub from: Cell,
+    pub to: Cell,
     /// Index of the effect block the producing rule carries, or `NONE`.
     pub effect: u16,
     /// Values of the rule's variables when the move was generated, for its effects.
-    pub slots: [u16; MAX_SLOTS],
+    pub slots: [u16; crate::ir::MAX_SLOTS],
     /// The piece type chosen by an enclosing `for p in PIECES` (written `=L`), or `NO_CHOICE`.
     pub choice: u8,
 }
@@ -91,44 +54,232 @@ impl Move {
         from: NONE,
         to: NONE,
         effect: NONE,
-        slots: [NONE; MAX_SLOTS],
+        slots: [NONE; crate::ir::MAX_SLOTS],
         choice: NO_CHOICE,
     };
 }
 
-/// Everything that changes during a game. Cell contents are coded in one byte:
-/// 0 is empty, otherwise `1 + owner * 32 + piece`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    pub board: [u8; MAX_CELLS],
-    pub flags: [Bits; MAX_FLAGS],
-    pub hand: [[u16; MAX_PIECES]; 2],
-    pub counters: [[i32; MAX_COUNTERS]; 2],
-    pub moves_made: [u32; 2],
+/// The scalar part of a state, saved whole before a move and restored by `unmake`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Scalars {
     pub to_move: u8,
-    /// Who made the last move (before any move: the player who does not start).
+    /// Who made the last move (before any move: the player before the first).
     pub previous: u8,
     pub passes: u32,
     pub turns: u32,
     pub ply: u32,
     /// Moves the player to move has made in a row within the current turn.
     pub streak: u32,
-    pub last_from: u16,
-    pub last_to: u16,
+    pub last_from: Cell,
+    pub last_to: Cell,
     pub hash: u64,
-    /// Cells holding each player's pieces (kept in step with `board`).
-    pub by_owner: [Bits; 2],
+    pub moves_made: [u32; MAX_PLAYERS],
 }
 
-#[inline]
-pub fn code(owner: u8, piece: u8) -> u8 {
-    1 + owner * 32 + piece
+/// An old value, logged before a write.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Cell(Cell, Code),
+    Flag(u8, Cell),
+    Hand(u8, u8, u16),
+    Counter(u8, u8, i32),
 }
-#[inline]
-pub fn owner_of(code: u8) -> u8 {
-    (code - 1) >> 5
+
+/// Where the log stood before a move, and the scalars then.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    log: usize,
+    scalars: Scalars,
 }
-#[inline]
-pub fn piece_of(code: u8) -> u8 {
-    (code - 1) & 31
+
+/// Everything that changes during a game.
+#[derive(Clone, Debug)]
+pub struct State<const W: usize> {
+    pub board: [Code; MAX_CELLS],
+    /// Cells holding pieces of each owner.
+    pub by_owner: [Bits<W>; MAX_OWNERS],
+    /// Cells holding pieces of each type, any owner.
+    pub by_type: [Bits<W>; MAX_PIECES],
+    pub occupied: Bits<W>,
+    pub flags: [Bits<W>; MAX_FLAGS],
+    pub hand: [[u16; MAX_PIECES]; MAX_PLAYERS],
+    pub counters: [[i32; MAX_COUNTERS]; MAX_PLAYERS],
+    pub s: Scalars,
+    log: Vec<Undo>,
+}
+
+impl<const W: usize> PartialEq for State<W> {
+    /// Two states are equal when the game is in the same situation (their undo logs do
+    /// not count).
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board
+            && self.flags == o.flags
+            && self.hand == o.hand
+            && self.counters == o.counters
+            && self.s == o.s
+    }
+}
+
+/// How cell contents are coded for a game with a given number of piece types.
+#[derive(Clone, Debug)]
+pub struct Codes {
+    pub pieces: u8,
+    /// Per code: the owner, and the piece type (both 0 for the empty code).
+    pub owner: [u8; 256],
+    pub piece: [u8; 256],
+    /// Number of codes in use (the empty code included).
+    pub count: usize,
+}
+
+impl Codes {
+    pub fn new(pieces: usize) -> Codes {
+        let pieces = pieces.max(1) as u8;
+        let mut c = Codes {
+            pieces,
+            owner: [0; 256],
+            piece: [0; 256],
+            count: 1 + MAX_OWNERS * pieces as usize,
+        };
+        for o in 0..MAX_OWNERS as u8 {
+            for p in 0..pieces {
+                let k = c.code(o, p) as usize;
+                c.owner[k] = o;
+                c.piece[k] = p;
+            }
+        }
+        c
+    }
+
+    #[inline(always)]
+    pub fn code(&self, owner: u8, piece: u8) -> Code {
+        1 + owner * self.pieces + piece
+    }
+}
+
+impl<const W: usize> State<W> {
+    pub fn new() -> State<W> {
+        State {
+            board: [0; MAX_CELLS],
+            by_owner: [Bits::EMPTY; MAX_OWNERS],
+            by_type: [Bits::EMPTY; MAX_PIECES],
+            occupied: Bits::EMPTY,
+            flags: [Bits::EMPTY; MAX_FLAGS],
+            hand: [[0; MAX_PIECES]; MAX_PLAYERS],
+            counters: [[0; MAX_COUNTERS]; MAX_PLAYERS],
+            s: Scalars {
+                last_from: NONE,
+                last_to: NONE,
+                ..Scalars::default()
+            },
+            log: Vec::new(),
+        }
+    }
+
+    /// Writes a cell, keeping the bitboards current; `keys` (when hashing) the hash.
+    #[inline]
+    pub fn put(&mut self, codes: &Codes, keys: Option<&super::hash::Keys>, c: Cell, code: Code) {
+        let old = self.board[c as usize];
+        if old == code {
+            return;
+        }
+        self.log.push(Undo::Cell(c, old));
+        if let Some(k) = keys {
+            self.s.hash ^= k.cell(c, old) ^ k.cell(c, code);
+        }
+        self.write_cell(codes, c, old, code);
+    }
+
+    #[inline(always)]
+    fn write_cell(&mut self, codes: &Codes, c: Cell, old: Code, code: Code) {
+        if old != 0 {
+            self.by_owner[codes.owner[old as usize] as usize].remove(c);
+            self.by_type[codes.piece[old as usize] as usize].remove(c);
+            self.occupied.remove(c);
+        }
+        if code != 0 {
+            self.by_owner[codes.owner[code as usize] as usize].insert(c);
+            self.by_type[codes.piece[code as usize] as usize].insert(c);
+            self.occupied.insert(c);
+        }
+        self.board[c as usize] = code;
+    }
+
+    /// Sets or clears a flag on a cell.
+    #[inline]
+    pub fn set_flag(&mut self, keys: Option<&super::hash::Keys>, f: u8, c: Cell, value: bool) {
+        if self.flags[f as usize].has(c) == value {
+            return;
+        }
+        self.log.push(Undo::Flag(f, c));
+        self.flags[f as usize].set(c, value);
+        if let Some(k) = keys {
+            self.s.hash ^= k.flag(f, c);
+        }
+    }
+
+    /// Changes a count in hand.
+    #[inline]
+    pub fn set_hand(&mut self, keys: Option<&super::hash::Keys>, p: u8, piece: u8, count: u16) {
+        let slot = &mut self.hand[p as usize][piece as usize];
+        let old = *slot;
+        if old == count {
+            return;
+        }
+        *slot = count;
+        self.log.push(Undo::Hand(p, piece, old));
+        if let Some(k) = keys {
+            self.s.hash ^= k.hand(p, piece, old) ^ k.hand(p, piece, count);
+        }
+    }
+
+    /// Changes a player's counter (counters are not part of the hash).
+    #[inline]
+    pub fn set_counter(&mut self, p: u8, i: u8, value: i32) {
+        let slot = &mut self.counters[p as usize][i as usize];
+        if *slot != value {
+            self.log.push(Undo::Counter(p, i, *slot));
+            *slot = value;
+        }
+    }
+
+    /// Marks where an undo would come back to.
+    #[inline]
+    pub fn frame(&self) -> Frame {
+        Frame {
+            log: self.log.len(),
+            scalars: self.s,
+        }
+    }
+
+    /// Undoes every write since `frame` was taken.
+    #[inline]
+    pub fn undo(&mut self, codes: &Codes, frame: Frame) {
+        while self.log.len() > frame.log {
+            match self.log.pop().expect("the log is longer than the frame") {
+                Undo::Cell(c, old) => {
+                    let now = self.board[c as usize];
+                    self.write_cell(codes, c, now, old);
+                }
+                Undo::Flag(f, c) => {
+                    let v = self.flags[f as usize].has(c);
+                    self.flags[f as usize].set(c, !v);
+                }
+                Undo::Hand(p, piece, old) => self.hand[p as usize][piece as usize] = old,
+                Undo::Counter(p, i, old) => self.counters[p as usize][i as usize] = old,
+            }
+        }
+        self.s = frame.scalars;
+    }
+
+    /// Forgets the undo log: the moves made so far become permanent.
+    #[inline]
+    pub fn commit(&mut self) {
+        self.log.clear();
+    }
+}
+
+impl<const W: usize> Default for State<W> {
+    fn default() -> Self {
+        State::new()
+    }
 }

@@ -1,71 +1,54 @@
 //! Deciding the turn: the end rules in order, then a forced pass or the end of a game
 //! nobody can move in; results and scores.
 
+use super::Outcome;
+use super::core::Core;
 use super::evaluate::Ctx;
-use super::hash::Position;
-use super::state::{Move, State};
-use super::{Engine, Outcome};
+use super::state::State;
 use crate::ir::{self, Outcome as IrOutcome};
 
-impl Engine {
-    /// Decides the turn: either the game is over, or `moves` holds the legal moves
-    /// (a lone pass when the rules force one).
-    pub fn status(&self, pos: &Position, moves: &mut Vec<Move>) -> Option<Outcome> {
-        let st = &pos.state;
-        self.legal_moves(st, moves);
-        let mut cx = Ctx::new(st.to_move);
-        cx.no_moves = moves.is_empty();
-        cx.repetitions = pos.repetitions();
-        for rule in &self.game().end {
-            if self.cond(st, &mut cx, &rule.cond) {
-                moves.clear();
-                return Some(self.outcome(st, &mut cx, rule.outcome));
+impl<const W: usize> Core<W> {
+    /// The first end rule that holds, with what the player to move can do and how often
+    /// the position has occurred; then, if nobody can move and the rules force no pass,
+    /// a draw.
+    pub fn decide(&self, st: &State<W>, no_moves: bool, repetitions: u32) -> Option<Outcome> {
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.no_moves = no_moves;
+        cx.repetitions = repetitions;
+        for (cond, outcome) in &self.end {
+            if cond(self, st, &mut cx) {
+                return Some(self.outcome(st, &mut cx, *outcome));
             }
         }
-        if moves.is_empty() {
-            if self.game().forced_pass {
-                moves.push(Move::PASS);
-            } else {
-                // No move, no pass, no end rule: nothing can happen any more.
-                return Some(Outcome::Draw);
-            }
+        if no_moves && !self.program.game.forced_pass {
+            // No move, no pass, no end rule: nothing can happen any more.
+            return Some(Outcome::Draw);
         }
         None
     }
 
-    fn outcome(&self, st: &State, cx: &mut Ctx, o: IrOutcome) -> Outcome {
-        let who = |p: ir::PlayerRef| match p {
-            ir::PlayerRef::Me => st.to_move,
-            ir::PlayerRef::Opponent => 1 - st.to_move,
-            ir::PlayerRef::Previous => st.previous,
-            ir::PlayerRef::Named(i) => i,
-        };
+    fn outcome(&self, st: &State<W>, cx: &mut Ctx, o: IrOutcome) -> Outcome {
+        let who = |p: ir::PlayerRef| self.player(st, cx, p);
         match o {
             IrOutcome::Draw => Outcome::Draw,
             IrOutcome::Wins(p) => Outcome::Win(who(p)),
-            IrOutcome::Loses(p) => Outcome::Win(1 - who(p)),
+            IrOutcome::Loses(p) => Outcome::Win((who(p) + 1) % self.players),
             IrOutcome::HigherScoreWins => {
-                let s = self.scores(st, cx);
-                match s[0].cmp(&s[1]) {
-                    std::cmp::Ordering::Greater => Outcome::Win(0),
-                    std::cmp::Ordering::Less => Outcome::Win(1),
-                    std::cmp::Ordering::Equal => Outcome::Draw,
+                let s = self.scores(st);
+                let best = s.iter().copied().max().unwrap_or(0);
+                let top: Vec<usize> = (0..s.len()).filter(|&i| s[i] == best).collect();
+                match top[..] {
+                    [one] => Outcome::Win(one as u8),
+                    _ => Outcome::Draw,
                 }
             }
         }
     }
 
-    /// Both players' scores (zero when the game declares none).
-    pub fn scores(&self, st: &State, cx: &mut Ctx) -> [i64; 2] {
-        [0, 1].map(|p| {
-            let mut c = *cx;
-            c.me = p;
-            self.int(st, &mut c, &ir::IntExpr::Score)
-        })
-    }
-
-    pub fn scores_of(&self, pos: &Position) -> Option<[i64; 2]> {
-        self.game().score.as_ref()?;
-        Some(self.scores(&pos.state, &mut Ctx::new(pos.state.to_move)))
+    /// Every player's score (zero when the game declares none).
+    pub fn scores(&self, st: &State<W>) -> Vec<i64> {
+        (0..self.players)
+            .map(|p| self.score(st, &mut Ctx::new(p)))
+            .collect()
     }
 }

@@ -139,8 +139,11 @@ pub enum PlayerRef {
 pub enum Owner {
     Any,
     Friend,
+    /// Any other player (neutral pieces are nobody's enemy).
     Enemy,
     Player(u8),
+    /// Pieces that belong to no player.
+    Neutral,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

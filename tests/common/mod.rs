@@ -85,12 +85,9 @@ pub fn has(engine: &Engine, pos: &Position, mv: &str) -> bool {
 /// or None when the square is empty.
 pub fn at(engine: &Engine, pos: &Position, square: &str) -> Option<char> {
     let cell = engine.board().cell(square).expect("a cell of the board");
-    let k = pos.state.board[cell as usize];
-    if k == 0 {
-        return None;
-    }
-    let letter = engine.game().pieces[((k - 1) & 31) as usize].letter;
-    Some(if (k - 1) >> 5 == 0 {
+    let (owner, piece) = engine.piece_at(pos, cell)?;
+    let letter = engine.game().pieces[piece as usize].letter;
+    Some(if owner == 0 {
         letter
     } else {
         letter.to_ascii_lowercase()

@@ -126,8 +126,8 @@ mod tests {
         let hoisted = crate::engine::Engine::new(p);
         for d in 1..=4 {
             assert_eq!(
-                plain.perft(&mut plain.start(), d),
-                hoisted.perft(&mut hoisted.start(), d)
+                plain.perft(&plain.start(), d),
+                hoisted.perft(&hoisted.start(), d)
             );
         }
     }

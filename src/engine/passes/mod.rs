@@ -1,13 +1,6 @@
 //! IR → IR rewrites run once when an engine is built, each a visitor over the program:
-//!
-//! - [`hoist`]: a `find` inside a quantifier is computed once, before the quantifier;
-//! - [`tables`]: a cell test that depends only on the cell, its content and the point of
-//!   view becomes a lookup in a precomputed table.
-//!
-//! Neither changes what a program means; the checker's IR is kept as written (that is
-//! what `regula ir` prints).
+//! [`hoist`] binds a `find` inside a quantifier to a slot before the quantifier. It does not
+//! change what a program means; the checker's IR is kept as written (that is what
+//! `regula ir` prints). Tests are tabulated when they are compiled (`compile::test`).
 
 pub mod hoist;
-pub mod tables;
-
-pub use tables::{CODES, Table};

@@ -1,0 +1,176 @@
+//! Sets of cells as bitboards of `W` machine words, sized to the board: one word for
+//! boards of up to 64 cells, two up to 128, and so on. Cell `c` is bit `c % 64` of word
+//! `c / 64`.
+
+/// A set of cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    pub const EMPTY: Bits<W> = Bits([0; W]);
+
+    /// The set of the first `n` cells.
+    pub fn first(n: usize) -> Bits<W> {
+        let mut b = Bits::EMPTY;
+        for c in 0..n.min(64 * W) {
+            b.insert(c as u16);
+        }
+        b
+    }
+
+    /// The set of the given cells.
+    pub fn from_cells(cells: impl IntoIterator<Item = u16>) -> Bits<W> {
+        let mut b = Bits::EMPTY;
+        for c in cells {
+            b.insert(c);
+        }
+        b
+    }
+
+    #[inline(always)]
+    pub fn has(&self, c: u16) -> bool {
+        let w = c as usize >> 6;
+        w < W && self.0[w] >> (c & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    pub fn insert(&mut self, c: u16) {
+        self.0[c as usize >> 6] |= 1 << (c & 63);
+    }
+
+    #[inline(always)]
+    pub fn remove(&mut self, c: u16) {
+        self.0[c as usize >> 6] &= !(1 << (c & 63));
+    }
+
+    #[inline(always)]
+    pub fn set(&mut self, c: u16, v: bool) {
+        if v { self.insert(c) } else { self.remove(c) }
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline(always)]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The lowest cell of the set.
+    #[inline(always)]
+    pub fn lowest(&self) -> Option<u16> {
+        for (i, &w) in self.0.iter().enumerate() {
+            if w != 0 {
+                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+            }
+        }
+        None
+    }
+
+    /// The highest cell of the set.
+    #[inline(always)]
+    pub fn highest(&self) -> Option<u16> {
+        for (i, &w) in self.0.iter().enumerate().rev() {
+            if w != 0 {
+                return Some((i * 64) as u16 + 63 - w.leading_zeros() as u16);
+            }
+        }
+        None
+    }
+
+    /// The `k`-th cell of the set in increasing order (from 0), if it has that many.
+    #[inline]
+    pub fn nth(&self, mut k: u32) -> Option<u16> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let n = w.count_ones();
+            if k < n {
+                let mut w = w;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+            }
+            k -= n;
+        }
+        None
+    }
+
+    /// The cells of the set, in increasing order.
+    #[inline(always)]
+    pub fn iter(self) -> BitIter<W> {
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn and(self, o: Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+
+    #[inline(always)]
+    pub fn or(self, o: Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+
+    /// The cells of `self` not in `o`.
+    #[inline(always)]
+    pub fn minus(self, o: Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
+}
+
+/// Iterator over the cells of a set, lowest first.
+pub struct BitIter<const W: usize> {
+    words: [u64; W],
+    word: usize,
+}
+
+impl<const W: usize> Iterator for BitIter<W> {
+    type Item = u16;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < W {
+            let w = &mut self.words[self.word];
+            if *w != 0 {
+                let b = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some((self.word as u32 * 64 + b) as u16);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_over_several_words() {
+        let b: Bits<2> = Bits::from_cells([3, 64, 70, 127]);
+        assert_eq!(b.count(), 4);
+        assert_eq!(b.lowest(), Some(3));
+        assert_eq!(b.highest(), Some(127));
+        assert_eq!(b.nth(0), Some(3));
+        assert_eq!(b.nth(2), Some(70));
+        assert_eq!(b.nth(4), None);
+        assert_eq!(b.iter().collect::<Vec<_>>(), [3, 64, 70, 127]);
+        assert!(b.has(64) && !b.has(65) && !b.has(500));
+        let a: Bits<2> = Bits::first(65);
+        assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [3, 64]);
+        assert_eq!(b.minus(a).iter().collect::<Vec<_>>(), [70, 127]);
+        assert!(Bits::<2>::EMPTY.lowest().is_none() && Bits::<2>::EMPTY.highest().is_none());
+    }
+}

@@ -1,0 +1,156 @@
+//! IR → compiled rules: statements and effects become small trees of enums whose
+//! conditions, cells and numbers are closures (see `evaluate`), and whose cell tests are
+//! tables (see `test`).
+
+pub mod test;
+
+use super::apply::CEffect;
+use super::evaluate::ExprCompiler;
+use super::generate::CStmt;
+use super::state::NONE;
+use crate::ir::{Effect, Stmt};
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
+        v.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&self, s: &Stmt) -> CStmt<W> {
+        let then = |t: &Option<u16>| t.unwrap_or(NONE);
+        match s {
+            Stmt::For { slot, dirs, body } => CStmt::For {
+                slot: *slot,
+                dirs: dirs.clone(),
+                body: self.stmts(body),
+            },
+            Stmt::ForPiece { slot, pieces, body } => CStmt::ForPiece {
+                slot: *slot,
+                pieces: pieces.clone(),
+                body: self.stmts(body),
+            },
+            Stmt::Let { slot, value } => CStmt::Let {
+                slot: *slot,
+                value: self.cell(value),
+            },
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => CStmt::If {
+                cond: self.cond(cond),
+                then: self.stmts(then),
+                otherwise: self.stmts(otherwise),
+            },
+            Stmt::Step {
+                dirs,
+                to,
+                cond,
+                then: t,
+            } => CStmt::Step {
+                dirs: dirs.clone(),
+                to: self.test(to),
+                cond: cond.as_ref().map(|c| self.cond(c)),
+                then: then(t),
+            },
+            Stmt::Slide {
+                dirs,
+                max,
+                to,
+                cond,
+                then: t,
+            } => CStmt::Slide {
+                dirs: dirs.clone(),
+                max: *max,
+                to: self.test(to),
+                cond: cond.as_ref().map(|c| self.cond(c)),
+                then: then(t),
+            },
+            Stmt::Leap {
+                leap,
+                to,
+                cond,
+                then: t,
+            } => CStmt::Leap {
+                leap: *leap,
+                to: self.test(to),
+                cond: cond.as_ref().map(|c| self.cond(c)),
+                then: then(t),
+            },
+            Stmt::MoveTo {
+                target,
+                cond,
+                then: t,
+            } => CStmt::MoveTo {
+                target: self.cell(target),
+                cond: self.cond(cond),
+                then: then(t),
+            },
+            Stmt::Place { on, cond, then: t } => CStmt::Place {
+                on: self.test(on),
+                cond: cond.as_ref().map(|c| self.cond(c)),
+                then: then(t),
+            },
+        }
+    }
+
+    pub fn effects(&self, v: &[Effect]) -> Vec<CEffect<W>> {
+        v.iter().map(|e| self.effect(e)).collect()
+    }
+
+    fn effect(&self, e: &Effect) -> CEffect<W> {
+        match e {
+            Effect::If {
+                cond,
+                then,
+                otherwise,
+            } => CEffect::If {
+                cond: self.cond(cond),
+                then: self.effects(then),
+                otherwise: self.effects(otherwise),
+            },
+            Effect::For { slot, dirs, body } => CEffect::For {
+                slot: *slot,
+                dirs: dirs.clone(),
+                body: self.effects(body),
+            },
+            Effect::Along {
+                slot,
+                start,
+                dir,
+                test,
+                body,
+            } => CEffect::Along {
+                slot: *slot,
+                start: self.cell(start),
+                dir: *dir,
+                test: self.test(test),
+                body: self.effects(body),
+            },
+            Effect::Let { slot, value } => CEffect::Let {
+                slot: *slot,
+                value: self.cell(value),
+            },
+            Effect::Remove(c) => CEffect::Remove(self.cell(c)),
+            Effect::SetFlag { flag, at, value } => CEffect::SetFlag {
+                flag: *flag,
+                at: self.cell(at),
+                value: *value,
+            },
+            Effect::Counter { counter, op, value } => CEffect::Counter {
+                counter: *counter,
+                op: *op,
+                value: self.int(value),
+            },
+            Effect::Again => CEffect::Again,
+            Effect::Flip(c) => CEffect::Flip(self.cell(c)),
+            Effect::Change { at, piece } => CEffect::Change {
+                at: self.cell(at),
+                piece: *piece,
+            },
+            Effect::Put { piece, at } => CEffect::Put {
+                piece: *piece,
+                at: self.cell(at),
+            },
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Cell tests, compiled. A test made only of occupancy, owner, piece and region
+//! predicates depends on nothing but the point of view, the cell and its content: it
+//! becomes a table (one bit lookup per cell) that also knows how to compute, in a few
+//! bitboard operations, the whole set of cells where it holds. Flags and `attacked` stay
+//! as they are; `not`, `and`, `or` combine either form.
+
+use super::super::bits::Bits;
+use super::super::core::Core;
+use super::super::evaluate::Ctx;
+use super::super::state::{Cell, Codes, MAX_OWNERS, State};
+use crate::ir::{Owner, Test};
+
+/// A compiled cell test.
+pub enum CTest<const W: usize> {
+    Table(Box<Table<W>>),
+    Flag(u8),
+    Attacked,
+    Not(Box<CTest<W>>),
+    And(Vec<CTest<W>>),
+    Or(Vec<CTest<W>>),
+}
+
+/// A test that depends only on the point of view, the cell and its content.
+pub struct Table<const W: usize> {
+    codes: usize,
+    /// `rows[me * codes + code]`: the cells where the test holds for that content.
+    rows: Vec<Bits<W>>,
+    /// Per point of view: the parts whose union is the set of cells where it holds.
+    parts: Vec<Vec<Part<W>>>,
+}
+
+/// Cells with some contents, within some cells.
+struct Part<const W: usize> {
+    within: Bits<W>,
+    all_cells: bool,
+    empty: bool,
+    /// Per owner: the piece types accepted (a bit per type).
+    owners: Vec<(u8, u32)>,
+}
+
+impl<const W: usize> CTest<W> {
+    /// Whether the test holds on cell `c` (which exists) from the point of view of `cx.me`.
+    #[inline(always)]
+    pub fn holds(&self, core: &Core<W>, st: &State<W>, cx: &Ctx, c: Cell) -> bool {
+        match self {
+            CTest::Table(t) => t.holds(cx.me, c, st.board[c as usize]),
+            CTest::Flag(f) => st.flags[*f as usize].has(c),
+            _ => self.holds_slow(core, st, cx, c),
+        }
+    }
+
+    fn holds_slow(&self, core: &Core<W>, st: &State<W>, cx: &Ctx, c: Cell) -> bool {
+        match self {
+            CTest::Table(t) => t.holds(cx.me, c, st.board[c as usize]),
+            CTest::Flag(f) => st.flags[*f as usize].has(c),
+            CTest::Attacked => core.attacked(st, cx, c),
+            CTest::Not(t) => !t.holds(core, st, cx, c),
+            CTest::And(v) => v.iter().all(|t| t.holds(core, st, cx, c)),
+            CTest::Or(v) => v.iter().any(|t| t.holds(core, st, cx, c)),
+        }
+    }
+
+    /// The set of cells where the test holds, when it can be computed at once (`attacked`
+    /// is computed cell by cell instead).
+    #[inline]
+    pub fn set(&self, core: &Core<W>, st: &State<W>, cx: &Ctx) -> Option<Bits<W>> {
+        Some(match self {
+            CTest::Table(t) => t.set(st, cx.me),
+            CTest::Flag(f) => st.flags[*f as usize],
+            CTest::Attacked => return None,
+            CTest::Not(t) => core.geo.all.minus(t.set(core, st, cx)?),
+            CTest::And(v) => {
+                let mut acc = core.geo.all;
+                for t in v {
+                    acc = acc.and(t.set(core, st, cx)?);
+                }
+                acc
+            }
+            CTest::Or(v) => {
+                let mut acc = Bits::EMPTY;
+                for t in v {
+                    acc = acc.or(t.set(core, st, cx)?);
+                }
+                acc
+            }
+        })
+    }
+
+    /// Whether `set` gives an answer (no `attacked` inside).
+    pub fn is_set(&self) -> bool {
+        match self {
+            CTest::Table(_) | CTest::Flag(_) => true,
+            CTest::Attacked => false,
+            CTest::Not(t) => t.is_set(),
+            CTest::And(v) | CTest::Or(v) => v.iter().all(CTest::is_set),
+        }
+    }
+}
+
+impl<const W: usize> Table<W> {
+    #[inline(always)]
+    pub fn holds(&self, me: u8, c: Cell, code: u8) -> bool {
+        self.rows[me as usize * self.codes + code as usize].has(c)
+    }
+
+    /// Every cell where the test holds, from `me`'s point of view.
+    #[inline]
+    pub fn set(&self, st: &State<W>, me: u8) -> Bits<W> {
+        let mut out = Bits::EMPTY;
+        for part in &self.parts[me as usize] {
+            let mut acc = if part.empty {
+                part.within.minus(st.occupied)
+            } else {
+                Bits::EMPTY
+            };
+            for &(o, types) in &part.owners {
+                let mut of_owner = st.by_owner[o as usize];
+                if types != u32::MAX {
+                    let mut t = Bits::EMPTY;
+                    let mut m = types;
+                    while m != 0 {
+                        t = t.or(st.by_type[m.trailing_zeros() as usize]);
+                        m &= m - 1;
+                    }
+                    of_owner = of_owner.and(t);
+                }
+                acc = acc.or(of_owner);
+            }
+            out = out.or(if part.all_cells {
+                acc
+            } else {
+                acc.and(part.within)
+            });
+        }
+        out
+    }
+}
+
+/// Whether a test depends only on the point of view, the cell and its content.
+pub fn pure(t: &Test) -> bool {
+    match t {
+        Test::Any | Test::Empty | Test::Occupied | Test::Piece { .. } | Test::Region(_) => true,
+        Test::Flag(_) | Test::Attacked | Test::Table(_) => false,
+        Test::Not(t) => pure(t),
+        Test::And(v) | Test::Or(v) => v.iter().all(pure),
+    }
+}
+
+/// What a compiled test needs to know about the game.
+pub struct TestEnv<'a, const W: usize> {
+    pub codes: &'a Codes,
+    pub players: u8,
+    pub pieces: usize,
+    pub cells: u16,
+    pub all: Bits<W>,
+    /// Per region, per player.
+    pub regions: &'a [Vec<Bits<W>>],
+}
+
+impl<const W: usize> TestEnv<'_, W> {
+    /// Compiles a test: pure → one table; a conjunction or disjunction → its pure part
+    /// first, as one table, then the rest.
+    pub fn compile(&self, t: &Test) -> CTest<W> {
+        if pure(t) {
+            return CTest::Table(Box::new(self.table(t)));
+        }
+        match t {
+            Test::Flag(f) => CTest::Flag(*f),
+            Test::Attacked => CTest::Attacked,
+            Test::Not(inner) => CTest::Not(Box::new(self.compile(inner))),
+            Test::And(v) | Test::Or(v) => {
+                let is_and = matches!(t, Test::And(_));
+                let (pure_part, rest): (Vec<&Test>, Vec<&Test>) = v.iter().partition(|x| pure(x));
+                let mut out = Vec::new();
+                if !pure_part.is_empty() {
+                    let owned: Vec<Test> = pure_part.into_iter().cloned().collect();
+                    let combined = if is_and {
+                        Test::And(owned)
+                    } else {
+                        Test::Or(owned)
+                    };
+                    out.push(CTest::Table(Box::new(self.table(&combined))));
+                }
+                out.extend(rest.into_iter().map(|x| self.compile(x)));
+                if out.len() == 1 {
+                    out.pop().expect("one")
+                } else if is_and {
+                    CTest::And(out)
+                } else {
+                    CTest::Or(out)
+                }
+            }
+            _ => unreachable!("pure tests are handled above"),
+        }
+    }
+
+    fn holds(&self, t: &Test, me: u8, cell: Cell, code: usize) -> bool {
+        match t {
+            Test::Any => true,
+            Test::Empty => code == 0,
+            Test::Occupied => code != 0,
+            Test::Piece { owner, pieces } => {
+                code != 0 && {
+                    let (o, p) = (self.codes.owner[code], self.codes.piece[code]);
+                    pieces >> p & 1 != 0
+                        && match owner {
+                            Owner::Any => true,
+                            Owner::Friend => o == me,
+                            // Neutral pieces are nobody's enemy.
+                            Owner::Enemy => o != me && o < self.players,
+                            Owner::Player(q) => o == *q,
+                            Owner::Neutral => o == self.players,
+                        }
+                }
+            }
+            Test::Region(r) => self.regions[*r as usize][me as usize].has(cell),
+            Test::Not(t) => !self.holds(t, me, cell, code),
+            Test::And(v) => v.iter().all(|t| self.holds(t, me, cell, code)),
+            Test::Or(v) => v.iter().any(|t| self.holds(t, me, cell, code)),
+            Test::Flag(_) | Test::Attacked | Test::Table(_) => {
+                unreachable!("only pure tests are tabulated")
+            }
+        }
+    }
+
+    fn table(&self, t: &Test) -> Table<W> {
+        let codes = self.codes.count;
+        let players = self.players.max(1) as usize;
+        let mut rows = vec![Bits::EMPTY; players * codes];
+        for me in 0..players as u8 {
+            for code in 0..codes {
+                let row = &mut rows[me as usize * codes + code];
+                for cell in 0..self.cells {
+                    if self.holds(t, me, cell, code) {
+                        row.insert(cell);
+                    }
+                }
+            }
+        }
+        // Group the contents by the cells where they make the test hold.
+        let mut parts = Vec::new();
+        for me in 0..players {
+            let row = &rows[me * codes..(me + 1) * codes];
+            let mut mine: Vec<Part<W>> = Vec::new();
+            for (code, cells) in row.iter().enumerate() {
+                if cells.is_empty() {
+                    continue;
+                }
+                let i = match mine.iter().position(|p| p.within == *cells) {
+                    Some(i) => i,
+                    None => {
+                        mine.push(Part {
+                            within: *cells,
+                            all_cells: *cells == self.all,
+                            empty: false,
+                            owners: Vec::new(),
+                        });
+                        mine.len() - 1
+                    }
+                };
+                let part = &mut mine[i];
+                if code == 0 {
+                    part.empty = true;
+                    continue;
+                }
+                let (o, p) = (self.codes.owner[code], self.codes.piece[code]);
+                match part.owners.iter_mut().find(|(x, _)| *x == o) {
+                    Some((_, types)) => *types |= 1 << p,
+                    None => part.owners.push((o, 1 << p)),
+                }
+            }
+            let every_type = if self.pieces >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << self.pieces) - 1
+            };
+            for part in &mut mine {
+                for (_, types) in &mut part.owners {
+                    if *types == every_type {
+                        *types = u32::MAX;
+                    }
+                }
+                part.owners.retain(|(o, _)| (*o as usize) < MAX_OWNERS);
+            }
+            parts.push(mine);
+        }
+        Table { codes, rows, parts }
+    }
+}

@@ -1,0 +1,504 @@
+//! The compiled game for boards of up to `64 × W` cells: the board's tables as bitboards,
+//! the compiled rules, and what the engine needs to know about them (which cells a piece
+//! could ever attack, whether two rules could yield the same move, what makes a move
+//! irreversible).
+
+use super::apply::CEffect;
+use super::bits::Bits;
+use super::compile::test::{CTest, TestEnv};
+use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
+use super::generate::{CStmt, Emit, Mode};
+use super::hash::Keys;
+use super::state::{Cell, Codes, MAX_PLAYERS, NONE, State};
+use crate::geometry::{Board, MAX_DIRS};
+use crate::ir::visit::{Visitor, walk_program, walk_stmt};
+use crate::ir::{self, DirRef, Effect, Program, Stmt};
+
+/// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
+const MAX_ATTACK_DEPTH: u8 = 2;
+
+/// The board's tables.
+pub struct Geo<const W: usize> {
+    pub board: Board,
+    pub cells: u16,
+    /// Every cell of the board.
+    pub all: Bits<W>,
+    pub nb: Vec<[Cell; MAX_DIRS]>,
+    /// Per cell and direction: the cells beyond it, to the edge.
+    pub ray_mask: Vec<[Bits<W>; MAX_DIRS]>,
+    /// Whether moving in a direction goes to higher cell numbers (then the nearest cell
+    /// of a ray is its lowest).
+    pub increasing: [bool; MAX_DIRS],
+    pub longest_ray: usize,
+    pub opposite: [u8; MAX_DIRS],
+    /// Per player: the absolute direction of each rotation from its forward.
+    pub rel: [[u8; MAX_DIRS]; MAX_PLAYERS],
+    /// Per leap, per cell: its targets.
+    pub leap_lists: Vec<Vec<Vec<Cell>>>,
+    pub leap_masks: Vec<Vec<Bits<W>>>,
+    /// Per region, per player.
+    pub regions: Vec<Vec<Bits<W>>>,
+}
+
+impl<const W: usize> Geo<W> {
+    fn new(g: &ir::Game) -> Geo<W> {
+        let board = Board::new(g.board.clone()).expect("the checker only accepts valid boards");
+        let cells = board.cells();
+        let dirs = board.dir_count();
+        let nb: Vec<[Cell; MAX_DIRS]> = (0..cells)
+            .map(|c| {
+                std::array::from_fn(|d| {
+                    if d < dirs {
+                        board.step(c, d as u8)
+                    } else {
+                        NONE
+                    }
+                })
+            })
+            .collect();
+        let ray_mask: Vec<[Bits<W>; MAX_DIRS]> = (0..cells)
+            .map(|c| {
+                std::array::from_fn(|d| {
+                    if d < dirs {
+                        Bits::from_cells(board.ray(c, d as u8).iter().copied())
+                    } else {
+                        Bits::EMPTY
+                    }
+                })
+            })
+            .collect();
+        let increasing = std::array::from_fn(|d| {
+            (0..cells)
+                .find_map(|c| {
+                    let n = nb[c as usize][d];
+                    (n != NONE).then_some(n > c)
+                })
+                .unwrap_or(true)
+        });
+        let longest_ray = (0..cells)
+            .flat_map(|c| (0..dirs).map(move |d| (c, d)))
+            .map(|(c, d)| board.ray(c, d as u8).len())
+            .max()
+            .unwrap_or(0);
+        let opposite = std::array::from_fn(|d| if d < dirs { board.opposite(d as u8) } else { 0 });
+        let rel = std::array::from_fn(|p| {
+            let f = g.players.get(p).and_then(|pl| pl.forward).unwrap_or(0);
+            std::array::from_fn(|r| {
+                if r < dirs {
+                    board.rotate(f, r as u8)
+                } else {
+                    0
+                }
+            })
+        });
+        let leap_lists: Vec<Vec<Vec<Cell>>> = g
+            .leaps
+            .iter()
+            .map(|offsets| (0..cells).map(|c| board.leap_targets(c, offsets)).collect())
+            .collect();
+        let leap_masks = leap_lists
+            .iter()
+            .map(|per| {
+                per.iter()
+                    .map(|t| Bits::from_cells(t.iter().copied()))
+                    .collect()
+            })
+            .collect();
+        let regions = g
+            .regions
+            .iter()
+            .map(|r| {
+                (0..MAX_PLAYERS)
+                    .map(|p| {
+                        let cells = r.cells.get(p).or(r.cells.first());
+                        Bits::from_cells(cells.into_iter().flatten().copied())
+                    })
+                    .collect()
+            })
+            .collect();
+        Geo {
+            all: Bits::first(cells as usize),
+            board,
+            cells,
+            nb,
+            ray_mask,
+            increasing,
+            longest_ray,
+            opposite,
+            rel,
+            leap_lists,
+            leap_masks,
+            regions,
+        }
+    }
+}
+
+/// What can change that the rules can never change back: a move that changes any of it
+/// makes every earlier position unreachable.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Pieces on the board and in hand: never more, unless some effect puts pieces.
+    material: bool,
+    /// Flags that are only ever set or only ever cleared.
+    flags: Vec<u8>,
+}
+
+/// A compiled game.
+pub struct Core<const W: usize> {
+    pub program: Program,
+    pub geo: Geo<W>,
+    pub codes: Codes,
+    /// Hash keys, when some rule reads `repetitions`.
+    pub keys: Option<Keys>,
+    pub players: u8,
+    /// Move rules per piece type.
+    pub moves: Vec<Vec<CStmt<W>>>,
+    /// Attack rules per piece type (its move rules when it has none).
+    pub attacks: Vec<Vec<CStmt<W>>>,
+    /// Per piece type and origin: every cell its attack rules could ever reach.
+    pub reach: Vec<Vec<Bits<W>>>,
+    /// Whether a piece type has several rules that could produce the same move.
+    pub may_duplicate: Vec<bool>,
+    /// `after move` blocks, with the piece types they apply to.
+    pub after: Vec<(u32, Vec<CEffect<W>>)>,
+    /// The effect blocks of move statements.
+    pub blocks: Vec<Vec<CEffect<W>>>,
+    pub legal: Option<CondFn<W>>,
+    pub score_fn: Option<IntFn<W>>,
+    pub end: Vec<(CondFn<W>, ir::Outcome)>,
+    pub progress: Progress,
+}
+
+impl<const W: usize> Core<W> {
+    pub fn new(program: Program) -> Core<W> {
+        let g = &program.game;
+        let geo = Geo::<W>::new(g);
+        let codes = Codes::new(g.pieces.len());
+        let players = g.players.len().max(1) as u8;
+        let env = TestEnv {
+            codes: &codes,
+            players,
+            pieces: g.pieces.len(),
+            cells: geo.cells,
+            all: geo.all,
+            regions: &geo.regions,
+        };
+        let x = ExprCompiler { tests: &env };
+        let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
+        let attack_ir: Vec<Vec<Stmt>> = (0..g.pieces.len())
+            .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
+            .collect();
+        let attacks = attack_ir.iter().map(|m| x.stmts(m)).collect();
+        let after = g
+            .after
+            .iter()
+            .map(|a| (a.pieces, x.effects(&a.effects)))
+            .collect();
+        let blocks = program.effects.iter().map(|b| x.effects(b)).collect();
+        let legal = g.legal.as_ref().map(|c| x.cond(c));
+        let score_fn = g.score.as_ref().map(|s| x.int(s));
+        let end = g.end.iter().map(|e| (x.cond(&e.cond), e.outcome)).collect();
+        let may_duplicate = g.moves.iter().map(|m| emitters(m) > 1).collect();
+        let progress = progress(&program);
+        let keys = g.tracks_repetition.then(|| Keys::new(geo.cells as usize));
+        let mut core = Core {
+            geo,
+            codes,
+            keys,
+            players,
+            moves,
+            attacks,
+            reach: Vec::new(),
+            may_duplicate,
+            after,
+            blocks,
+            legal,
+            score_fn,
+            end,
+            progress,
+            program,
+        };
+        core.reach = attack_ir
+            .iter()
+            .map(|rules| {
+                (0..core.geo.cells)
+                    .map(|c| core.reach_of(rules, c))
+                    .collect()
+            })
+            .collect();
+        core
+    }
+
+    /// The state before the first move.
+    pub fn start(&self) -> State<W> {
+        let g = &self.program.game;
+        let mut st = State::new();
+        for p in &g.setup {
+            st.put(
+                &self.codes,
+                None,
+                p.cell,
+                self.codes.code(p.player, p.piece),
+            );
+        }
+        for (i, f) in g.flags.iter().enumerate() {
+            for &c in &f.initial {
+                st.set_flag(None, i as u8, c, true);
+            }
+        }
+        for &(p, piece, n) in &g.hand {
+            let now = st.hand[p as usize][piece as usize];
+            st.set_hand(None, p, piece, now.saturating_add(n));
+        }
+        for (i, c) in g.counters.iter().enumerate() {
+            for p in 0..self.players {
+                st.set_counter(p, i as u8, c.initial);
+            }
+        }
+        st.s.previous = self.players - 1;
+        st.commit();
+        if self.keys.is_some() {
+            st.s.hash = self.hash(&st);
+        }
+        st
+    }
+
+    /// The hash of a state, computed in full (`State` keeps it up to date from then on).
+    pub fn hash(&self, st: &State<W>) -> u64 {
+        let Some(k) = &self.keys else { return 0 };
+        let mut h = k.side(st.s.to_move);
+        for c in 0..self.geo.cells {
+            h ^= k.cell(c, st.board[c as usize]);
+            for f in 0..self.program.game.flags.len() {
+                if st.flags[f].has(c) {
+                    h ^= k.flag(f as u8, c);
+                }
+            }
+        }
+        for p in 0..self.players {
+            for piece in 0..self.program.game.pieces.len() {
+                h ^= k.hand(p, piece as u8, st.hand[p as usize][piece]);
+            }
+        }
+        h
+    }
+
+    /// A value that changes exactly when a move is irreversible (see `Progress`).
+    pub fn progress_key(&self, st: &State<W>) -> u64 {
+        let hands: u64 = st.hand[..self.players as usize]
+            .iter()
+            .flatten()
+            .map(|&n| n as u64)
+            .sum();
+        let mut key = hands;
+        if self.progress.material {
+            key = key
+                .wrapping_mul(0x9E37_79B9)
+                .wrapping_add(st.occupied.count() as u64);
+        }
+        for &f in &self.progress.flags {
+            key = key
+                .wrapping_mul(0x9E37_79B9)
+                .wrapping_add(st.flags[f as usize].count() as u64);
+        }
+        key
+    }
+
+    /// Whether some piece of another player (not a neutral one) attacks cell `c`: has an
+    /// attack rule (or, lacking attack rules, a move rule) that reaches it.
+    pub fn attacked(&self, st: &State<W>, cx: &Ctx, c: Cell) -> bool {
+        if cx.depth >= MAX_ATTACK_DEPTH {
+            return false;
+        }
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Hit(c), &mut none);
+        for enemy in (0..self.players).filter(|&p| p != cx.me) {
+            let mut ecx = Ctx::new(enemy);
+            ecx.depth = cx.depth + 1;
+            for from in st.by_owner[enemy as usize].iter() {
+                let p = self.codes.piece[st.board[from as usize] as usize];
+                if !self.reach[p as usize][from as usize].has(c) {
+                    continue;
+                }
+                ecx.from = from;
+                if self.generate(st, &mut ecx, &self.attacks[p as usize], &mut e) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
+    /// attacked by two pieces counts twice).
+    pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
+        let mut acx = Ctx::new(cx.me);
+        acx.depth = cx.depth;
+        let mut buf = Vec::new();
+        let set = t.set(self, st, cx);
+        let mut total = 0i64;
+        for from in st.by_owner[cx.me as usize].iter() {
+            let p = self.codes.piece[st.board[from as usize] as usize];
+            acx.from = from;
+            match set {
+                Some(set) => {
+                    let mut e = Emit::new(Mode::CountIn(set), &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += e.count as i64;
+                }
+                None => {
+                    buf.clear();
+                    let mut e = Emit::new(Mode::Collect, &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += buf.iter().filter(|m| t.holds(self, st, cx, m.to)).count() as i64;
+                }
+            }
+        }
+        total
+    }
+
+    /// The score of `cx.me` (0 when the game declares none).
+    pub fn score(&self, st: &State<W>, cx: &mut Ctx) -> i64 {
+        match &self.score_fn {
+            Some(f) => f(self, st, cx),
+            None => 0,
+        }
+    }
+
+    /// Every cell that rules could reach from `from` on an empty board, over-approximated
+    /// (rules that compute their target freely reach everywhere).
+    fn reach_of(&self, stmts: &[Stmt], from: u16) -> Bits<W> {
+        struct Reach<'e, const W: usize> {
+            geo: &'e Geo<W>,
+            from: u16,
+            out: Bits<W>,
+        }
+        impl<const W: usize> Reach<'_, W> {
+            fn dirs(&self, dirs: &[DirRef]) -> Vec<u8> {
+                let mut v = Vec::new();
+                for d in dirs {
+                    match *d {
+                        DirRef::Abs(a) => v.push(a),
+                        DirRef::Rel(r) => v.extend(self.geo.rel.iter().map(|f| f[r as usize & 7])),
+                        DirRef::Var(_) | DirRef::Opp(_) => {
+                            v.extend(0..self.geo.board.dir_count() as u8)
+                        }
+                    }
+                }
+                v
+            }
+        }
+        impl<const W: usize> Visitor for Reach<'_, W> {
+            fn stmt(&mut self, s: &Stmt) {
+                let b = &self.geo.board;
+                match s {
+                    Stmt::Step { dirs, .. } => {
+                        for d in self.dirs(dirs) {
+                            let c = b.step(self.from, d);
+                            if c != NONE {
+                                self.out.insert(c);
+                            }
+                        }
+                    }
+                    Stmt::Slide { dirs, max, .. } => {
+                        for d in self.dirs(dirs) {
+                            for &c in b.ray(self.from, d).iter().take(*max as usize) {
+                                self.out.insert(c);
+                            }
+                        }
+                    }
+                    Stmt::Leap { leap, .. } => {
+                        for &c in &self.geo.leap_lists[*leap as usize][self.from as usize] {
+                            self.out.insert(c);
+                        }
+                    }
+                    Stmt::MoveTo { .. } | Stmt::Place { .. } => self.out = self.geo.all,
+                    _ => walk_stmt(self, s),
+                }
+            }
+        }
+        let mut r = Reach {
+            geo: &self.geo,
+            from,
+            out: Bits::EMPTY,
+        };
+        for s in stmts {
+            r.stmt(s);
+        }
+        r.out
+    }
+}
+
+/// How many statements of a rule list can produce a move, counting each repetition of a
+/// loop: more than one means two of them might produce the same move.
+fn emitters(stmts: &[Stmt]) -> usize {
+    struct Count {
+        times: usize,
+        total: usize,
+    }
+    impl Visitor for Count {
+        fn stmt(&mut self, s: &Stmt) {
+            let loops = match s {
+                Stmt::For { dirs, .. } => dirs.len(),
+                Stmt::ForPiece { pieces, .. } => pieces.len(),
+                // Distinct directions of one step or slide never meet on the same target.
+                Stmt::Step { .. }
+                | Stmt::Slide { .. }
+                | Stmt::Leap { .. }
+                | Stmt::MoveTo { .. }
+                | Stmt::Place { .. } => {
+                    self.total += self.times;
+                    return;
+                }
+                Stmt::If { .. } | Stmt::Let { .. } => 1,
+            };
+            let outer = self.times;
+            self.times *= loops;
+            walk_stmt(self, s);
+            self.times = outer;
+        }
+    }
+    let mut c = Count { times: 1, total: 0 };
+    for s in stmts {
+        c.stmt(s);
+    }
+    c.total
+}
+
+/// Which quantities the rules can only change one way.
+fn progress(p: &Program) -> Progress {
+    struct Writes {
+        put: bool,
+        set: Vec<bool>,
+        cleared: Vec<bool>,
+    }
+    impl Visitor for Writes {
+        fn effect(&mut self, e: &Effect) {
+            match e {
+                Effect::Put { .. } => self.put = true,
+                Effect::SetFlag { flag, value, .. } => {
+                    if *value {
+                        self.set[*flag as usize] = true
+                    } else {
+                        self.cleared[*flag as usize] = true
+                    }
+                }
+                _ => {}
+            }
+            crate::ir::visit::walk_effect(self, e);
+        }
+    }
+    let flags = p.game.flags.len();
+    let mut w = Writes {
+        put: false,
+        set: vec![false; flags],
+        cleared: vec![false; flags],
+    };
+    walk_program(&mut w, p);
+    Progress {
+        material: !w.put,
+        flags: (0..flags as u8)
+            .filter(|&f| !(w.set[f as usize] && w.cleared[f as usize]))
+            .collect(),
+    }
+}

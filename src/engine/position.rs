@@ -1,0 +1,82 @@
+//! A position: a state and the history repetition needs; playing and undoing moves on it,
+//! and deciding its turn.
+
+use super::Outcome;
+use super::core::Core;
+use super::hash::History;
+use super::state::{Frame, Move, State};
+
+/// A state and the hashes of the positions before it.
+#[derive(Clone, Debug)]
+pub struct Pos<const W: usize> {
+    pub st: State<W>,
+    pub history: History,
+}
+
+impl<const W: usize> Pos<W> {
+    /// How many times the current position has occurred, this time included.
+    pub fn repetitions(&self) -> u32 {
+        self.history.repetitions()
+    }
+}
+
+/// What undoes a move played with `Core::play`.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    frame: Frame,
+}
+
+impl<const W: usize> Core<W> {
+    pub fn start_pos(&self) -> Pos<W> {
+        let st = self.start();
+        let mut history = History::default();
+        if self.keys.is_some() {
+            history.push(st.s.hash, true);
+        }
+        Pos { st, history }
+    }
+
+    /// Plays a move, recording the position for repetition.
+    #[inline]
+    pub fn play(&self, pos: &mut Pos<W>, m: &Move) -> Played {
+        if self.keys.is_none() {
+            return Played {
+                frame: self.make(&mut pos.st, m),
+            };
+        }
+        let before = self.progress_key(&pos.st);
+        let frame = self.make(&mut pos.st, m);
+        debug_assert_eq!(
+            pos.st.s.hash,
+            self.hash(&pos.st),
+            "incremental hash drifted"
+        );
+        let irreversible = self.progress_key(&pos.st) != before;
+        pos.history.push(pos.st.s.hash, irreversible);
+        Played { frame }
+    }
+
+    /// Undoes a move played with `play`.
+    #[inline]
+    pub fn undo(&self, pos: &mut Pos<W>, p: Played) {
+        if self.keys.is_some() {
+            pos.history.pop();
+        }
+        self.unmake(&mut pos.st, p.frame);
+    }
+
+    /// Decides the turn: either the game is over, or `moves` holds the legal moves (a lone
+    /// pass when the rules force one).
+    pub fn status(&self, pos: &mut Pos<W>, moves: &mut Vec<Move>) -> Option<Outcome> {
+        self.legal_moves(&mut pos.st, moves);
+        let reps = pos.repetitions();
+        if let Some(o) = self.decide(&pos.st, moves.is_empty(), reps) {
+            moves.clear();
+            return Some(o);
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+        None
+    }
+}
