@@ -6,15 +6,18 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # file ;; text to find ;; replacement ;; what the bug is
 mutations=(
-  "src/engine/hash.rs ;; st.hash ^= self.zobrist.hand(p, piece, *slot) ^ self.zobrist.hand(p, piece, count); ;;  ;; hand counts are not hashed"
-  "src/engine/hash.rs ;; st.hash ^= self.zobrist.side; ;;  ;; the player to move is not hashed"
-  "src/engine/hash.rs ;; st.hash ^= self.zobrist.flag(f, c); ;;  ;; flags are not hashed"
-  "src/geometry.rs ;; self.rotate(d, (self.dir_count() / 2) as u8) ;; self.rotate(d, (self.dir_count() / 2 + 1) as u8) ;; a wrong opposite direction"
-  "src/geometry.rs ;; ((d as usize + steps as usize) % self.dir_count()) as u8 ;; ((d as usize + 2 * steps as usize) % self.dir_count()) as u8 ;; a wrong rotation"
-  "src/engine/movegen.rs ;; x.to == m.to && x.from == m.from && x.choice == m.choice ;; x.to == m.to && x.from == m.from ;; piece choices merged as duplicates"
-  "src/engine/status.rs ;; cx.no_moves = moves.is_empty(); ;; cx.no_moves = false; ;; 'no moves' never holds"
-  "src/engine/apply.rs ;; st.passes = 0; ;;  ;; passes are not reset by a move"
-  "src/engine/evaluate.rs ;; const MAX_ATTACK_DEPTH: u8 = 2; ;; const MAX_ATTACK_DEPTH: u8 = 0; ;; nothing is ever attacked"
+  "src/engine/state.rs ;; self.s.hash ^= k.hand(p, piece, old) ^ k.hand(p, piece, count); ;;  ;; hand counts are not hashed"
+  "src/engine/apply.rs ;; st.s.hash ^= k.side(me) ^ k.side(next); ;;  ;; the player to move is not hashed"
+  "src/engine/state.rs ;; self.s.hash ^= k.flag(f, c); ;;  ;; flags are not hashed"
+  "src/engine/state.rs ;; self.flags[f as usize].set(c, !v); ;;  ;; undoing a move leaves flags changed"
+  "src/geometry/mod.rs ;; self.rotate(d, (self.dir_count() / 2) as u8) ;; self.rotate(d, (self.dir_count() / 2 + 1) as u8) ;; a wrong opposite direction"
+  "src/geometry/mod.rs ;; ((d as usize + steps as usize) % self.dir_count()) as u8 ;; ((d as usize + 2 * steps as usize) % self.dir_count()) as u8 ;; a wrong rotation"
+  "src/engine/movegen.rs ;; a.to == b.to && a.from == b.from && a.choice == b.choice ;; a.to == b.to && a.from == b.from ;; piece choices merged as duplicates"
+  "src/engine/status.rs ;; cx.no_moves = no_moves; ;; cx.no_moves = false; ;; 'no moves' never holds"
+  "src/engine/apply.rs ;; st.s.passes = 0; ;;  ;; passes are not reset by a move"
+  "src/engine/attack.rs ;; const MAX_ATTACK_DEPTH: u8 = 2; ;; const MAX_ATTACK_DEPTH: u8 = 0; ;; nothing is ever attacked"
+  "src/engine/attack.rs ;; let back = self.geo.opposite[self.dir(ecx, d) as usize & 7]; ;; let back = self.dir(ecx, d); ;; attacks read backwards the wrong way"
+  "src/engine/movegen.rs ;; let mut k = rng.below(total as usize) as u32; ;; let mut k = rng.below(total as usize) as u32 / 2; ;; random moves biased towards the first pieces"
 )
 filter="${1:-}"
 survivors=0

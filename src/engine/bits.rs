@@ -122,6 +122,11 @@ impl<const W: usize> Bits<W> {
         Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
     }
 
+    #[inline(always)]
+    pub fn intersects(&self, o: &Bits<W>) -> bool {
+        (0..W).any(|i| self.0[i] & o.0[i] != 0)
+    }
+
     /// The cells of `self` not in `o`.
     #[inline(always)]
     pub fn minus(self, o: Bits<W>) -> Bits<W> {

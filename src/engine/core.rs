@@ -5,17 +5,14 @@
 
 use super::apply::CEffect;
 use super::bits::Bits;
-use super::compile::test::{CTest, TestEnv};
+use super::compile::test::TestEnv;
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
-use super::generate::{CStmt, Emit, Mode};
+use super::generate::CStmt;
 use super::hash::Keys;
 use super::state::{Cell, Codes, MAX_PLAYERS, NONE, State};
 use crate::geometry::{Board, MAX_DIRS};
 use crate::ir::visit::{Visitor, walk_program, walk_stmt};
 use crate::ir::{self, DirRef, Effect, Program, Stmt};
-
-/// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
-const MAX_ATTACK_DEPTH: u8 = 2;
 
 /// The board's tables.
 pub struct Geo<const W: usize> {
@@ -155,10 +152,16 @@ pub struct Core<const W: usize> {
     pub moves: Vec<Vec<CStmt<W>>>,
     /// Attack rules per piece type (its move rules when it has none).
     pub attacks: Vec<Vec<CStmt<W>>>,
+    /// The same, read backwards from the attacked cell, for piece types whose attack rules
+    /// are plain steps, slides and leaps.
+    pub reverse: Vec<Option<Vec<super::attack::Rev<W>>>>,
     /// Per piece type and origin: every cell its attack rules could ever reach.
     pub reach: Vec<Vec<Bits<W>>>,
     /// Whether a piece type has several rules that could produce the same move.
     pub may_duplicate: Vec<bool>,
+    /// Per piece type and origin (the last one: in hand): at least as many as the
+    /// candidate moves its rules can produce there.
+    pub bound: Vec<Vec<u32>>,
     /// `after move` blocks, with the piece types they apply to.
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The effect blocks of move statements.
@@ -189,6 +192,10 @@ impl<const W: usize> Core<W> {
             .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
             .collect();
         let attacks = attack_ir.iter().map(|m| x.stmts(m)).collect();
+        let reverse = attack_ir
+            .iter()
+            .map(|m| super::attack::reverse(&x, m))
+            .collect();
         let after = g
             .after
             .iter()
@@ -208,8 +215,10 @@ impl<const W: usize> Core<W> {
             players,
             moves,
             attacks,
+            reverse,
             reach: Vec::new(),
             may_duplicate,
+            bound: Vec::new(),
             after,
             blocks,
             legal,
@@ -218,6 +227,20 @@ impl<const W: usize> Core<W> {
             progress,
             program,
         };
+        core.bound = core
+            .program
+            .game
+            .moves
+            .iter()
+            .map(|rules| {
+                (0..=core.geo.cells)
+                    .map(|c| {
+                        let from = if c == core.geo.cells { NONE } else { c };
+                        core.bound_of(rules, from)
+                    })
+                    .collect()
+            })
+            .collect();
         core.reach = attack_ir
             .iter()
             .map(|rules| {
@@ -283,18 +306,12 @@ impl<const W: usize> Core<W> {
         h
     }
 
-    /// A value that changes exactly when a move is irreversible (see `Progress`).
+    /// A value that changes when a move changes something the rules never change back
+    /// (see `Progress`; placements, which empty hands for good, are told apart by kind).
     pub fn progress_key(&self, st: &State<W>) -> u64 {
-        let hands: u64 = st.hand[..self.players as usize]
-            .iter()
-            .flatten()
-            .map(|&n| n as u64)
-            .sum();
-        let mut key = hands;
+        let mut key = 0u64;
         if self.progress.material {
-            key = key
-                .wrapping_mul(0x9E37_79B9)
-                .wrapping_add(st.occupied.count() as u64);
+            key = st.occupied.count() as u64;
         }
         for &f in &self.progress.flags {
             key = key
@@ -304,65 +321,61 @@ impl<const W: usize> Core<W> {
         key
     }
 
-    /// Whether some piece of another player (not a neutral one) attacks cell `c`: has an
-    /// attack rule (or, lacking attack rules, a move rule) that reaches it.
-    pub fn attacked(&self, st: &State<W>, cx: &Ctx, c: Cell) -> bool {
-        if cx.depth >= MAX_ATTACK_DEPTH {
-            return false;
-        }
-        let mut none = Vec::new();
-        let mut e = Emit::new(Mode::Hit(c), &mut none);
-        for enemy in (0..self.players).filter(|&p| p != cx.me) {
-            let mut ecx = Ctx::new(enemy);
-            ecx.depth = cx.depth + 1;
-            for from in st.by_owner[enemy as usize].iter() {
-                let p = self.codes.piece[st.board[from as usize] as usize];
-                if !self.reach[p as usize][from as usize].has(c) {
-                    continue;
-                }
-                ecx.from = from;
-                if self.generate(st, &mut ecx, &self.attacks[p as usize], &mut e) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
-    /// attacked by two pieces counts twice).
-    pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
-        let mut acx = Ctx::new(cx.me);
-        acx.depth = cx.depth;
-        let mut buf = Vec::new();
-        let set = t.set(self, st, cx);
-        let mut total = 0i64;
-        for from in st.by_owner[cx.me as usize].iter() {
-            let p = self.codes.piece[st.board[from as usize] as usize];
-            acx.from = from;
-            match set {
-                Some(set) => {
-                    let mut e = Emit::new(Mode::CountIn(set), &mut buf);
-                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
-                    total += e.count as i64;
-                }
-                None => {
-                    buf.clear();
-                    let mut e = Emit::new(Mode::Collect, &mut buf);
-                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
-                    total += buf.iter().filter(|m| t.holds(self, st, cx, m.to)).count() as i64;
-                }
-            }
-        }
-        total
-    }
-
     /// The score of `cx.me` (0 when the game declares none).
     pub fn score(&self, st: &State<W>, cx: &mut Ctx) -> i64 {
         match &self.score_fn {
             Some(f) => f(self, st, cx),
             None => 0,
         }
+    }
+
+    /// At least as many as the candidates rules can produce for a piece at `from` (`NONE`:
+    /// in hand): a step one per direction, a slide its rays, a placement every cell, and
+    /// so on, times the repetitions of enclosing loops.
+    fn bound_of(&self, stmts: &[Stmt], from: Cell) -> u32 {
+        let g = &self.geo;
+        let ray = |d: &DirRef, max: u8| -> u32 {
+            let longest = |d: u8| g.board.ray(from, d).len().min(max as usize) as u32;
+            match *d {
+                DirRef::Abs(a) => longest(a),
+                DirRef::Rel(r) => g
+                    .rel
+                    .iter()
+                    .map(|f| longest(f[r as usize & 7]))
+                    .max()
+                    .unwrap_or(0),
+                DirRef::Var(_) | DirRef::Opp(_) => (0..g.board.dir_count() as u8)
+                    .map(longest)
+                    .max()
+                    .unwrap_or(0),
+            }
+        };
+        let on_board = from != NONE;
+        stmts
+            .iter()
+            .map(|s| match s {
+                Stmt::For { dirs, body, .. } => dirs.len() as u32 * self.bound_of(body, from),
+                Stmt::ForPiece { pieces, body, .. } => {
+                    pieces.len() as u32 * self.bound_of(body, from)
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => self
+                    .bound_of(then, from)
+                    .max(self.bound_of(otherwise, from)),
+                Stmt::Let { .. } => 0,
+                Stmt::Step { dirs, .. } if on_board => dirs.len() as u32,
+                Stmt::Slide { dirs, max, .. } if on_board => {
+                    dirs.iter().map(|d| ray(d, *max)).sum()
+                }
+                Stmt::Leap { leap, .. } if on_board => {
+                    g.leap_lists[*leap as usize][from as usize].len() as u32
+                }
+                Stmt::MoveTo { .. } if on_board => 1,
+                Stmt::Place { .. } if !on_board => g.cells as u32,
+                _ => 0,
+            })
+            .sum()
     }
 
     /// Every cell that rules could reach from `from` on an empty board, over-approximated

@@ -98,6 +98,16 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 let t = self.test(test);
                 let start = self.cell(start);
                 let d = *dir;
+                if let CTest::Flag(f) = t {
+                    // `first tile from c toward d`: the nearest cell of the flag's set.
+                    return Box::new(move |core, st, cx| {
+                        let c = start(core, st, cx);
+                        if c == NONE {
+                            return NONE;
+                        }
+                        core.first_in(c, core.dir(cx, d), st.flags[f as usize])
+                    });
+                }
                 if t.is_set() {
                     Box::new(move |core, st, cx| {
                         let c = start(core, st, cx);
@@ -153,6 +163,26 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     CellExpr::Slot(s) => Some(Base::Slot(*s)),
                     _ => None,
                 };
+                // `first FLAG from x toward d is T` in one closure (lines of sight).
+                if let CellExpr::First { test, start, dir } = e
+                    && let crate::ir::Test::Flag(f) = **test
+                    && let Some(b) = match **start {
+                        CellExpr::To => Some(Base::To),
+                        CellExpr::From => Some(Base::From),
+                        CellExpr::Slot(s) => Some(Base::Slot(s)),
+                        _ => None,
+                    }
+                {
+                    let d = *dir;
+                    return Box::new(move |core, st, cx| {
+                        let c = b.get(cx);
+                        if c == NONE {
+                            return false;
+                        }
+                        let c = core.first_in(c, core.dir(cx, d), st.flags[f as usize]);
+                        c != NONE && t.holds(core, st, cx, c)
+                    });
+                }
                 // `to + d is T` and `x is T` without a closure for the cell.
                 if let CellExpr::Step(inner, d, 1) = e
                     && let Some(b) = match **inner {

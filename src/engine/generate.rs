@@ -85,6 +85,8 @@ pub struct Emit<'a, const W: usize> {
     pub count: u32,
     pub found: Option<Move>,
     pub piece: u8,
+    /// In `Nth` mode, also push the candidates before the n-th (to spot duplicates).
+    pub keep_before: bool,
 }
 
 impl<'a, const W: usize> Emit<'a, W> {
@@ -95,6 +97,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             count: 0,
             found: None,
             piece: 0,
+            keep_before: false,
         }
     }
 
@@ -133,6 +136,10 @@ impl<'a, const W: usize> Emit<'a, W> {
                     self.found = Some(self.make(cx, to, then));
                     return true;
                 }
+                if self.keep_before {
+                    let m = self.make(cx, to, then);
+                    self.out.push(m);
+                }
                 self.count += 1;
                 false
             }
@@ -154,7 +161,14 @@ impl<'a, const W: usize> Emit<'a, W> {
             }
             Mode::Nth(k) => {
                 let n = targets.count();
-                if k - self.count < n {
+                let inside = k - self.count < n;
+                if self.keep_before {
+                    for to in targets.iter().take((k - self.count).min(n) as usize) {
+                        let m = self.make(cx, to, then);
+                        self.out.push(m);
+                    }
+                }
+                if inside {
                     let to = targets.nth(k - self.count).expect("within the count");
                     self.found = Some(self.make(cx, to, then));
                     return true;

@@ -1,13 +1,13 @@
 //! Repetition: the Zobrist hash of what makes two positions "the same" (pieces, flags,
 //! hands, the player to move), and the history of hashes a game has been through.
 //!
-//! The history is a stack of hashes, one per position, so that its memory grows by eight
-//! bytes a move and undoing a move is a pop. Counting the occurrences of a position scans
-//! the stack back only to the last irreversible move: a move that changed something the
-//! rules can never change back (the number of pieces in a game that never adds any, the
-//! pieces in hand, a flag that is only ever cleared or only ever set), since no position
-//! before it can recur. Long histories also keep a small counting filter that answers
-//! "seen once" without a scan.
+//! The history is a stack of hashes, one per position, so that undoing a move is a pop,
+//! with a count per hash. A game that plays on (rather than searches) drops everything
+//! before its last irreversible move: a move that changed something the rules can never
+//! change back (the number of pieces in a game that never adds any, the pieces in hand, a
+//! flag that is only ever cleared or only ever set), since no position before it can
+//! recur. Memory is then proportional to the positions since that move, not to the
+//! length of the game.
 
 use super::state::{Cell, Code, MAX_PLAYERS};
 use crate::ir::{MAX_FLAGS, MAX_PIECES};
@@ -80,19 +80,34 @@ impl Keys {
     }
 }
 
-/// Histories longer than this keep a counting filter beside the stack.
-const FILTER_FROM: usize = 1024;
-const FILTER_BITS: u32 = 21;
+/// Position hashes are already uniformly random: a hash map can use them as they are.
+#[derive(Clone, Debug, Default)]
+pub struct IdHasher(u64);
 
-/// The hashes of the positions a game has been through, for `repetitions`.
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The hashes of the positions a game has been through since its last irreversible move,
+/// with how often each occurred, for `repetitions`.
 #[derive(Clone, Debug, Default)]
 pub struct History {
+    /// In order; the stack that undoing a move pops.
     hashes: Vec<u64>,
-    /// Indices of `hashes` where a segment starts: the position after an irreversible move.
+    /// Indices of `hashes` where a segment starts: the position after an irreversible
+    /// move (or the first one).
     segments: Vec<u32>,
-    /// Per bucket of hash values, how many positions of the stack fall in it (saturating):
-    /// a bucket holding 1 means the position on top was seen once.
-    filter: Vec<u8>,
+    counts: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdHasher>>,
 }
 
 impl History {
@@ -104,14 +119,7 @@ impl History {
             self.segments.push(self.hashes.len() as u32);
         }
         self.hashes.push(hash);
-        if self.hashes.len() == FILTER_FROM {
-            self.filter = vec![0; 1 << FILTER_BITS];
-            for &h in &self.hashes {
-                Self::bump(&mut self.filter, h, true);
-            }
-        } else if !self.filter.is_empty() {
-            Self::bump(&mut self.filter, hash, true);
-        }
+        *self.counts.entry(hash).or_insert(0) += 1;
     }
 
     /// Forgets the last position recorded.
@@ -121,36 +129,48 @@ impl History {
         if self.segments.last() == Some(&(self.hashes.len() as u32)) {
             self.segments.pop();
         }
-        if self.hashes.len() < FILTER_FROM {
-            self.filter = Vec::new();
-        } else {
-            Self::bump(&mut self.filter, h, false);
+        if let Some(n) = self.counts.get_mut(&h) {
+            *n -= 1;
+            if *n == 0 {
+                self.counts.remove(&h);
+            }
         }
     }
 
-    fn bump(filter: &mut [u8], h: u64, up: bool) {
-        let b = &mut filter[(h >> (64 - FILTER_BITS)) as usize];
-        // A saturated bucket stays so: it then always sends counting to the scan.
-        if *b != u8::MAX {
-            *b = if up { *b + 1 } else { b.saturating_sub(1) };
+    /// Drops the positions before the last irreversible move, for a game whose moves so
+    /// far will never be undone: none of them can occur again, so memory stays
+    /// proportional to the positions since.
+    pub fn commit(&mut self) {
+        let Some(&start) = self.segments.last() else {
+            return;
+        };
+        if start == 0 {
+            return;
         }
+        for h in self.hashes.drain(..start as usize) {
+            if let Some(n) = self.counts.get_mut(&h) {
+                *n -= 1;
+                if *n == 0 {
+                    self.counts.remove(&h);
+                }
+            }
+        }
+        self.segments.clear();
+        self.segments.push(0);
     }
 
     /// How many times the last position recorded has occurred (1 when it is new).
+    #[inline]
     pub fn repetitions(&self) -> u32 {
-        let Some(&h) = self.hashes.last() else {
-            return 1;
-        };
-        if !self.filter.is_empty() && self.filter[(h >> (64 - FILTER_BITS)) as usize] <= 1 {
-            return 1;
+        match self.hashes.last() {
+            Some(h) => self.counts.get(h).copied().unwrap_or(1),
+            None => 1,
         }
-        let start = self.segments.last().copied().unwrap_or(0) as usize;
-        self.hashes[start..].iter().filter(|&&x| x == h).count() as u32
     }
 
     /// Bytes held, for memory checks.
     pub fn bytes(&self) -> usize {
-        self.hashes.capacity() * 8 + self.segments.capacity() * 4 + self.filter.capacity()
+        self.hashes.capacity() * 8 + self.segments.capacity() * 4 + self.counts.capacity() * 13
     }
 }
 
@@ -159,7 +179,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn occurrences_are_counted_back_to_the_last_irreversible_move() {
+    fn occurrences_are_counted_and_undone() {
         let mut h = History::default();
         for (x, irr) in [(1, false), (2, false), (1, false), (2, false), (1, false)] {
             h.push(x, irr);
@@ -167,31 +187,28 @@ mod tests {
         assert_eq!(h.repetitions(), 3);
         h.pop();
         assert_eq!(h.repetitions(), 2);
-        h.push(1, true);
-        assert_eq!(
-            h.repetitions(),
-            1,
-            "nothing before an irreversible move counts"
-        );
+        h.push(7, true);
+        assert_eq!(h.repetitions(), 1);
         h.pop();
         assert_eq!(h.repetitions(), 2);
     }
 
     #[test]
-    fn long_histories_use_the_filter_and_stay_exact() {
+    fn committing_drops_what_came_before_the_last_irreversible_move() {
         let mut h = History::default();
-        let mut seed = 5;
-        for i in 0..5000u64 {
-            let x = if i % 7 == 0 { 42 } else { splitmix(&mut seed) };
-            h.push(x, false);
+        for i in 0..10_000u64 {
+            h.push(i % 3, false);
         }
-        h.push(42, false);
-        assert_eq!(h.repetitions(), 5000 / 7 + 2);
-        h.push(splitmix(&mut seed), false);
-        assert_eq!(h.repetitions(), 1);
-        for _ in 0..4500 {
-            h.pop();
-        }
-        assert!(h.bytes() < 1 << 22);
+        h.push(99, true);
+        h.push(1, false);
+        h.commit();
+        assert_eq!(
+            h.repetitions(),
+            1,
+            "the 1s before the irreversible move are gone"
+        );
+        h.push(99, false);
+        assert_eq!(h.repetitions(), 2);
+        assert!(h.bytes() < 4096, "{} bytes", h.bytes());
     }
 }

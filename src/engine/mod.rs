@@ -13,6 +13,7 @@
 //! - `notation`: moves and boards as text; `passes`: IR rewrites.
 
 mod apply;
+mod attack;
 mod bits;
 mod compile;
 mod core;
@@ -161,7 +162,7 @@ impl Engine {
     pub fn play(&self, pos: &mut Position, m: &Move) {
         with_pos!(self, &mut pos.inner, c, p => {
             c.play(p, m);
-            p.st.commit();
+            p.commit();
         })
     }
 
@@ -200,6 +201,16 @@ impl Engine {
     pub fn playout(&self, pos: &mut Position, rng: &mut Rng, max_plies: u64) -> (Ending, u64) {
         with_pos!(self, &mut pos.inner, c, p => {
             c.playout(p, rng, max_plies, &mut Default::default())
+        })
+    }
+
+    /// A legal move of the player to move drawn uniformly at random (without listing the
+    /// moves), or `None` when there is none (the game may then force a pass, or be over:
+    /// see `status`).
+    pub fn random_move(&self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+        let mut p = pos.clone();
+        with_pos!(self, &mut p.inner, c, p => {
+            c.random_legal(&mut p.st, rng, &mut Default::default())
         })
     }
 

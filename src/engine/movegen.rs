@@ -95,11 +95,15 @@ impl<const W: usize> Core<W> {
         buf.len() as u32
     }
 
-    /// A legal move drawn uniformly at random, or `None` when there is none. Candidates
-    /// are counted per piece, one is drawn and decoded; a duplicate of an earlier candidate
-    /// or one failing `legal if` is set aside and another drawn among the rest, so every
-    /// legal move is equally likely and no move list is built.
+    /// A legal move drawn uniformly at random, or `None` when there is none; no move list
+    /// is built. First a few draws against upper bounds (`random_by_bounds`); when they all
+    /// miss, candidates are counted per piece, one is drawn and decoded, and a duplicate
+    /// of an earlier candidate or one failing `legal if` is set aside and another drawn
+    /// among the rest. Either way every legal move is equally likely.
     pub fn random_legal(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+        if let Some(m) = self.random_by_bounds(st, rng, sc) {
+            return Some(m);
+        }
         sc.origins.clear();
         sc.rejected.clear();
         let mut total = 0u32;
@@ -147,11 +151,9 @@ impl<const W: usize> Core<W> {
                     }
                 })
                 .expect("k is below the total");
-            let mut e = Emit::new(Mode::Nth(k - offset), &mut sc.moves);
-            self.run(st, origin.from, origin.piece, &mut e);
-            let m = e.found.expect("the n-th candidate exists");
-            let first = !self.may_duplicate[origin.piece as usize]
-                || self.first_of_its_kind(st, &origin, k - offset, &m, &mut sc.moves);
+            let m = self.nth(st, origin.from, origin.piece, k - offset, &mut sc.moves);
+            let m = m.expect("the n-th candidate exists");
+            let first = !sc.moves.iter().any(|x| same_notation(x, &m));
             if first && self.is_legal(st, &m) {
                 return Some(m);
             }
@@ -160,19 +162,73 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// Whether the `index`-th candidate of a piece is the first with its notation.
-    fn first_of_its_kind(
+    /// Rejection sampling: each piece is given as many slots as its rules could ever
+    /// produce candidates from where it stands (`Core::bound`); a slot is drawn uniformly
+    /// and decoded, and kept when it is a candidate, not a duplicate of an earlier one,
+    /// and legal. Every legal move has exactly one slot, so a kept draw is uniform; only
+    /// the drawn piece's rules run. Gives up (`None`) after a few misses, which also
+    /// happens when there is no legal move at all.
+    fn random_by_bounds(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+        const TRIES: usize = 16;
+        sc.origins.clear();
+        let mut total = 0u32;
+        let hand = self.geo.cells as usize;
+        let origins = &mut sc.origins;
+        self.origins(st, |from, piece| {
+            let at = if from == NONE { hand } else { from as usize };
+            let bound = self.bound[piece as usize][at];
+            if bound > 0 {
+                origins.push(Origin {
+                    from,
+                    piece,
+                    count: bound,
+                });
+                total += bound;
+            }
+        });
+        if total == 0 {
+            return None;
+        }
+        for _ in 0..TRIES {
+            let mut k = rng.below(total as usize) as u32;
+            let o = *sc
+                .origins
+                .iter()
+                .find(|o| {
+                    if k < o.count {
+                        true
+                    } else {
+                        k -= o.count;
+                        false
+                    }
+                })
+                .expect("k is below the total");
+            let Some(m) = self.nth(st, o.from, o.piece, k, &mut sc.moves) else {
+                continue;
+            };
+            let first = !sc.moves.iter().any(|x| same_notation(x, &m));
+            if first && self.is_legal(st, &m) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The `index`-th candidate of a piece, if it has that many; `before` then holds the
+    /// earlier candidates when the piece's rules may yield duplicates (empty otherwise).
+    fn nth(
         &self,
         st: &State<W>,
-        o: &Origin,
+        from: Cell,
+        piece: u8,
         index: u32,
-        m: &Move,
-        buf: &mut Vec<Move>,
-    ) -> bool {
-        buf.clear();
-        let mut e = Emit::new(Mode::Collect, buf);
-        self.run(st, o.from, o.piece, &mut e);
-        !buf[..index as usize].iter().any(|x| same_notation(x, m))
+        before: &mut Vec<Move>,
+    ) -> Option<Move> {
+        before.clear();
+        let mut e = Emit::new(Mode::Nth(index), before);
+        e.keep_before = self.may_duplicate[piece as usize];
+        self.run(st, from, piece, &mut e);
+        e.found
     }
 }
 

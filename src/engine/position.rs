@@ -4,7 +4,7 @@
 use super::Outcome;
 use super::core::Core;
 use super::hash::History;
-use super::state::{Frame, Move, State};
+use super::state::{Frame, Move, MoveKind, State};
 
 /// A state and the hashes of the positions before it.
 #[derive(Clone, Debug)]
@@ -17,6 +17,13 @@ impl<const W: usize> Pos<W> {
     /// How many times the current position has occurred, this time included.
     pub fn repetitions(&self) -> u32 {
         self.history.repetitions()
+    }
+
+    /// Makes the moves played so far permanent: their undo data is dropped, and so is the
+    /// history before the last irreversible move.
+    pub fn commit(&mut self) {
+        self.st.commit();
+        self.history.commit();
     }
 }
 
@@ -51,7 +58,7 @@ impl<const W: usize> Core<W> {
             self.hash(&pos.st),
             "incremental hash drifted"
         );
-        let irreversible = self.progress_key(&pos.st) != before;
+        let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
         pos.history.push(pos.st.s.hash, irreversible);
         Played { frame }
     }

@@ -181,7 +181,7 @@ impl<const W: usize> Core<W> {
                 return (Ending::Runaway, plies);
             }
             self.play(pos, &m.unwrap_or(Move::PASS));
-            pos.st.commit();
+            pos.commit();
             plies += 1;
         }
     }

@@ -1,0 +1,189 @@
+//! Attacks: whether a cell is attacked, and how many cells a player attacks.
+//!
+//! A piece type whose attack rules are plain steps, slides and leaps (no condition, no
+//! variable direction) is checked backwards from the attacked cell: a knight attacks `c`
+//! when one stands a knight's leap from `c`; a rook when the first piece from `c` along a
+//! line is one. Other piece types run their attack rules forwards, only from cells whose
+//! reach covers `c`.
+
+use super::bits::Bits;
+use super::compile::test::CTest;
+use super::core::Core;
+use super::evaluate::{Ctx, ExprCompiler};
+use super::generate::{Emit, Mode};
+use super::state::{Cell, NONE, State};
+use crate::ir::{DirRef, Stmt};
+
+/// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
+const MAX_ATTACK_DEPTH: u8 = 2;
+
+/// One attack rule, read backwards.
+pub enum Rev<const W: usize> {
+    Step {
+        dirs: Vec<DirRef>,
+        to: CTest<W>,
+    },
+    Slide {
+        dirs: Vec<DirRef>,
+        max: u8,
+        to: CTest<W>,
+    },
+    Leap {
+        leap: u16,
+        to: CTest<W>,
+    },
+}
+
+/// The attack rules of a piece type read backwards, when they are all plain.
+pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> Option<Vec<Rev<W>>> {
+    let fixed = |dirs: &[DirRef]| {
+        dirs.iter()
+            .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)))
+    };
+    rules
+        .iter()
+        .map(|s| match s {
+            Stmt::Step {
+                dirs,
+                to,
+                cond: None,
+                ..
+            } if fixed(dirs) => Some(Rev::Step {
+                dirs: dirs.clone(),
+                to: x.test(to),
+            }),
+            Stmt::Slide {
+                dirs,
+                max,
+                to,
+                cond: None,
+                ..
+            } if fixed(dirs) => Some(Rev::Slide {
+                dirs: dirs.clone(),
+                max: *max,
+                to: x.test(to),
+            }),
+            Stmt::Leap {
+                leap,
+                to,
+                cond: None,
+                ..
+            } => Some(Rev::Leap {
+                leap: *leap,
+                to: x.test(to),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+impl<const W: usize> Core<W> {
+    /// Whether some piece of another player (not a neutral one) attacks cell `c`: has an
+    /// attack rule (or, lacking attack rules, a move rule) that reaches it.
+    pub fn attacked(&self, st: &State<W>, cx: &Ctx, c: Cell) -> bool {
+        if cx.depth >= MAX_ATTACK_DEPTH {
+            return false;
+        }
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Hit(c), &mut none);
+        for enemy in (0..self.players).filter(|&p| p != cx.me) {
+            let mut ecx = Ctx::new(enemy);
+            ecx.depth = cx.depth + 1;
+            let theirs = st.by_owner[enemy as usize];
+            // Backwards, per piece type.
+            let mut forwards = Bits::EMPTY;
+            for (p, rev) in self.reverse.iter().enumerate() {
+                let attackers = theirs.and(st.by_type[p]);
+                if attackers.is_empty() {
+                    continue;
+                }
+                match rev {
+                    Some(rules) => {
+                        if rules
+                            .iter()
+                            .any(|r| self.attacks_back(st, &ecx, c, r, attackers))
+                        {
+                            return true;
+                        }
+                    }
+                    None => forwards = forwards.or(attackers),
+                }
+            }
+            for from in forwards.iter() {
+                let p = self.codes.piece[st.board[from as usize] as usize];
+                if !self.reach[p as usize][from as usize].has(c) {
+                    continue;
+                }
+                ecx.from = from;
+                if self.generate(st, &mut ecx, &self.attacks[p as usize], &mut e) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by rule `r`.
+    #[inline]
+    fn attacks_back(
+        &self,
+        st: &State<W>,
+        ecx: &Ctx,
+        c: Cell,
+        r: &Rev<W>,
+        attackers: Bits<W>,
+    ) -> bool {
+        match r {
+            Rev::Leap { leap, to } => {
+                self.geo.leap_masks[*leap as usize][c as usize].intersects(&attackers)
+                    && to.holds(self, st, ecx, c)
+            }
+            Rev::Step { dirs, to } => {
+                dirs.iter().any(|&d| {
+                    let back = self.geo.opposite[self.dir(ecx, d) as usize & 7];
+                    let x = self.step(c, back);
+                    x != NONE && attackers.has(x)
+                }) && to.holds(self, st, ecx, c)
+            }
+            Rev::Slide { dirs, max, to } => {
+                dirs.iter().any(|&d| {
+                    let back = self.geo.opposite[self.dir(ecx, d) as usize & 7];
+                    let x = self.first_in(c, back, st.occupied);
+                    x != NONE
+                        && attackers.has(x)
+                        && (*max as usize >= self.geo.longest_ray
+                            || self.geo.board.ray(c, back).iter().position(|&y| y == x)
+                                < Some(*max as usize))
+                }) && to.holds(self, st, ecx, c)
+            }
+        }
+    }
+
+    /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
+    /// attacked by two pieces counts twice).
+    pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
+        let mut acx = Ctx::new(cx.me);
+        acx.depth = cx.depth;
+        let mut buf = Vec::new();
+        let set = t.set(self, st, cx);
+        let mut total = 0i64;
+        for from in st.by_owner[cx.me as usize].iter() {
+            let p = self.codes.piece[st.board[from as usize] as usize];
+            acx.from = from;
+            match set {
+                Some(set) => {
+                    let mut e = Emit::new(Mode::CountIn(set), &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += e.count as i64;
+                }
+                None => {
+                    buf.clear();
+                    let mut e = Emit::new(Mode::Collect, &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += buf.iter().filter(|m| t.holds(self, st, cx, m.to)).count() as i64;
+                }
+            }
+        }
+        total
+    }
+}

@@ -1,0 +1,107 @@
+//! Random play: moves are drawn uniformly among the legal ones (checked with a chi-square
+//! test, including games with `legal if`, duplicate candidates, pieces in hand and piece
+//! choices), playouts are reproducible for a seed whatever the number of threads, and a
+//! very long game keeps its memory bounded.
+
+mod common;
+use common::*;
+use regula::engine::Rng;
+
+/// The chi-square statistic's critical value for `df` degrees of freedom at p = 1e-6
+/// (Wilson–Hilferty approximation).
+fn critical(df: f64) -> f64 {
+    let z = 4.753;
+    df * (1.0 - 2.0 / (9.0 * df) + z * (2.0 / (9.0 * df)).sqrt()).powi(3)
+}
+
+/// Draws many random moves in a position and checks they are legal, that every legal
+/// move comes up, and that their frequencies pass a chi-square test of uniformity.
+fn uniform(g: &regula::engine::Engine, after_moves: &str) {
+    let pos = after(g, after_moves);
+    let legal = moves(g, &pos);
+    assert!(legal.len() > 1, "{after_moves}: {legal:?}");
+    let per_move = 300;
+    let draws = per_move * legal.len();
+    let mut seen = std::collections::HashMap::new();
+    let mut rng = Rng::new(42);
+    for _ in 0..draws {
+        let m = g.random_move(&pos, &mut rng).expect("a legal move");
+        *seen.entry(g.notation(&m)).or_insert(0usize) += 1;
+    }
+    let mut drawn: Vec<&String> = seen.keys().collect();
+    drawn.sort();
+    assert_eq!(drawn, legal.iter().collect::<Vec<_>>(), "{after_moves}");
+    let e = per_move as f64;
+    let chi2: f64 = seen.values().map(|&o| (o as f64 - e).powi(2) / e).sum();
+    let limit = critical((legal.len() - 1) as f64);
+    assert!(chi2 < limit, "{after_moves}: chi2 {chi2:.1} >= {limit:.1}");
+}
+
+#[test]
+fn random_moves_are_uniform_with_legality_and_duplicates() {
+    // Shakti: `legal if` rejects moves, and a Warrior's two rules per direction may meet.
+    let g = game("shakti");
+    uniform(&g, "");
+    uniform(&g, "b2-b4 f6-f4 d2-c3");
+}
+
+#[test]
+fn random_moves_are_uniform_in_check_and_with_choices() {
+    // Shakhmaty in check after the opening turn; chess with promotion choices.
+    let g = game("shakhmaty");
+    uniform(&g, "e2-e4 d1-h5 h5-f7");
+    let chess = load(
+        &std::fs::read_to_string(format!(
+            "{}/docs/examples/chess.game",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    );
+    uniform(&chess, "b2-b4 a7-a5 b4-a5 b7-b6 a5-b6 c8-a6 b6-b7 a6-b5");
+}
+
+#[test]
+fn random_moves_are_uniform_over_placements_and_board_moves() {
+    let tempo = load(
+        &std::fs::read_to_string(format!(
+            "{}/docs/examples/tempo.game",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    );
+    uniform(&tempo, "");
+    uniform(&tempo, "S@b2 S@c3");
+    uniform(&game("shaversi"), "K@e4 Q@d5");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_statistics_whatever_the_threads() {
+    for name in ["tablut", "shakti", "shaversi"] {
+        let g = game(name);
+        let one = g.playouts_with(&g.start(), 60, 9, 100_000, 1);
+        let two = g.playouts_with(&g.start(), 60, 9, 100_000, 2);
+        assert_eq!(
+            (one.wins, one.draws, one.plies),
+            (two.wins, two.draws, two.plies),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_million_plies_with_a_repetition_rule_stay_within_16_mb() {
+    // Two Kings walking at random on a small board, with a repetition rule that never
+    // fires: nothing is ever irreversible, so the whole game is one stretch of history.
+    let g = load(
+        "game \"Walk\" { }\nplayers { white black }\nboard 4 x 4\npiece King letter K\n\
+         setup { white King a1  black King d4 }\nmoves King { step all to empty }\n\
+         end { when repetitions >= 100000000: draw }\n",
+    );
+    let mut pos = g.start();
+    let (ending, plies) = g.playout(&mut pos, &mut Rng::new(1), 1_000_000);
+    assert_eq!(ending, regula::engine::Ending::Cut);
+    assert_eq!(plies, 1_000_000);
+    assert!(pos.repetitions() > 1);
+    let bytes = pos.history_bytes();
+    assert!(bytes < 16 << 20, "{bytes} bytes of history");
+}
