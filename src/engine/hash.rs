@@ -157,6 +157,10 @@ impl History {
         }
         self.segments.clear();
         self.segments.push(0);
+        if self.hashes.capacity() > 4 * self.hashes.len() + 64 {
+            self.hashes.shrink_to(2 * self.hashes.len());
+            self.counts.shrink_to(2 * self.counts.len());
+        }
     }
 
     /// How many times the last position recorded has occurred (1 when it is new).
