@@ -59,6 +59,9 @@ enum Command {
         /// Print the count below each root move, then the total.
         #[arg(long)]
         divide: bool,
+        /// Threads to count on (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
@@ -71,6 +74,10 @@ enum Command {
         /// Stop a game after this many plies (it then counts as unfinished).
         #[arg(long, default_value_t = 100_000)]
         max_plies: u64,
+        /// Threads to play on (default: every core). The statistics of a seed do not
+        /// depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Print the board, the player to move (or the result), hands and scores.
     #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
@@ -90,6 +97,9 @@ enum Command {
         /// Time to spend on each game.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Threads to play on (default: every core); the calibration loop runs on one.
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
@@ -131,8 +141,10 @@ pub fn main() -> i32 {
             depth,
             after,
             divide,
+            threads,
         } => with_position(&game, &after, |engine, pos| {
             let t0 = std::time::Instant::now();
+            let threads = threads.unwrap_or_else(cores).max(1);
             let mut out = String::new();
             let total = if divide {
                 let rows = engine.divide(pos, depth);
@@ -140,12 +152,12 @@ pub fn main() -> i32 {
                     out.push_str(&format!("{m} {n}\n"));
                 }
                 if rows.is_empty() {
-                    engine.perft(pos, depth)
+                    engine.perft_with(pos, depth, threads)
                 } else {
                     rows.iter().map(|r| r.1).sum()
                 }
             } else {
-                engine.perft(pos, depth)
+                engine.perft_with(pos, depth, threads)
             };
             out.push_str(&format!("{total}\n"));
             let secs = t0.elapsed().as_secs_f64();
@@ -161,8 +173,10 @@ pub fn main() -> i32 {
             count,
             seed,
             max_plies,
+            threads,
         } => with_engine(&game, |engine| {
-            let s = engine.playouts(count, seed, max_plies);
+            let threads = threads.unwrap_or_else(cores).max(1);
+            let s = engine.playouts_with(&engine.start(), count, seed, max_plies, threads);
             if s.runaway > 0 {
                 eprintln!(
                     "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
@@ -220,7 +234,11 @@ pub fn main() -> i32 {
                 Err(diags) => report(&game, &source, &diags, Format::Human),
             },
         },
-        Command::Bench { games, seconds } => bench(&games, seconds),
+        Command::Bench {
+            games,
+            seconds,
+            threads,
+        } => bench(&games, seconds, threads.unwrap_or_else(cores).max(1)),
         Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {
@@ -316,7 +334,12 @@ fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position)
     })
 }
 
-fn bench(games: &[String], seconds: f64) -> i32 {
+/// The number of cores to use by default.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn bench(games: &[String], seconds: f64, threads: usize) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
     let calib = || {
@@ -338,8 +361,9 @@ fn bench(games: &[String], seconds: f64) -> i32 {
         let code = with_engine(path, |engine| {
             let before = calib();
             let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
+            let start = engine.start();
             while secs < seconds {
-                let s = engine.playouts(10, seed, 100_000);
+                let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
                 seed += 1;
                 count += s.count;
                 plies += s.plies;
@@ -365,7 +389,7 @@ fn bench(games: &[String], seconds: f64) -> i32 {
     }
     let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
     out.push_str(&format!(
-        "calibration: {mean:.0} steps/s of a fixed integer loop run beside each game.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads.\n"
+        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
     ));
     print(&out)
 }
