@@ -94,6 +94,17 @@ enum Command {
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
     Explain { code: String },
+    /// Lay game files out in the canonical format, in place (`-`: standard input to output).
+    #[command(
+        after_help = "A file with a syntax error is left as it is (its errors are printed; exit 1).\n\nExample:\n  regula fmt games/*.game\n  regula fmt --check games/*.game\n  regula fmt - < my.game"
+    )]
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Change nothing: list the files that would change, and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 pub fn main() -> i32 {
@@ -221,6 +232,7 @@ pub fn main() -> i32 {
             },
         },
         Command::Bench { games, seconds } => bench(&games, seconds),
+        Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {

@@ -27,6 +27,7 @@
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod fmt;
 pub mod geometry;
 pub mod ir;
 pub mod keywords;
