@@ -118,6 +118,13 @@ fn the_keyword_grammar_is_generated_from_the_keyword_table() {
 }
 
 #[test]
+fn the_textmate_grammars_are_generated_from_the_keyword_table() {
+    let grammar = regula::keywords::textmate_grammar();
+    generated("editors/regula.tmLanguage.json", &grammar);
+    generated("editors/vscode/syntaxes/regula.tmLanguage.json", &grammar);
+}
+
+#[test]
 fn the_fuzz_dictionary_is_generated_from_the_keyword_table() {
     generated("fuzz/regula.dict", &regula::keywords::fuzz_dictionary());
 }
