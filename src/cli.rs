@@ -94,6 +94,11 @@ enum Command {
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
     Explain { code: String },
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    #[command(
+        after_help = "Diagnostics as you type, hover, go to definition, references, completion,\noutline, rename and formatting. Editors start it themselves (docs/EDITORS.md).\n\nExample:\n  regula lsp"
+    )]
+    Lsp,
     /// Lay game files out in the canonical format, in place (`-`: standard input to output).
     #[command(
         after_help = "A file with a syntax error is left as it is (its errors are printed; exit 1).\n\nExample:\n  regula fmt games/*.game\n  regula fmt --check games/*.game\n  regula fmt - < my.game"
@@ -233,6 +238,7 @@ pub fn main() -> i32 {
         },
         Command::Bench { games, seconds } => bench(&games, seconds),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
+        Command::Lsp => regula::lsp::run(),
         Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {

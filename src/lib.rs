@@ -32,6 +32,7 @@ pub mod geometry;
 pub mod ir;
 pub mod keywords;
 pub mod load;
+pub mod lsp;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;
