@@ -247,10 +247,11 @@ impl<'s> Printer<'s> {
             }
             let node = if self.is(i, "{") {
                 Node::Block(self.block())
+            } else if t.starts_expr && level == Level::Unit {
+                // Before parentheses: an expression may start with one.
+                Node::Group(self.seq(Level::Group))
             } else if self.is(i, "(") {
                 self.paren()
-            } else if t.starts_expr && level == Level::Unit {
-                Node::Group(self.seq(Level::Group))
             } else {
                 self.pos += 1;
                 Node::Tok(i)
@@ -705,6 +706,20 @@ mod tests {
         );
         assert!(
             out.contains("\n    or (a is empty and b is empty)\n"),
+            "{out}"
+        );
+        assert_eq!(fmt(&out), out);
+    }
+
+    #[test]
+    fn an_expression_that_starts_with_a_parenthesis_breaks_too() {
+        let long = (0..10)
+            .map(|i| format!("x{i} is empty"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let out = fmt(&format!("legal if (a is empty or b is empty) and {long}"));
+        assert!(
+            out.starts_with("legal if (a is empty or b is empty)\n    and x0 is empty\n"),
             "{out}"
         );
         assert_eq!(fmt(&out), out);
