@@ -104,6 +104,22 @@ enum Command {
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
     Explain { code: String },
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    #[command(
+        after_help = "Diagnostics as you type, hover, go to definition, references, completion,\noutline, rename and formatting. Editors start it themselves (docs/EDITORS.md).\n\nExample:\n  regula lsp"
+    )]
+    Lsp,
+    /// Lay game files out in the canonical format, in place (`-`: standard input to output).
+    #[command(
+        after_help = "A file with a syntax error is left as it is (its errors are printed; exit 1).\n\nExample:\n  regula fmt games/*.game\n  regula fmt --check games/*.game\n  regula fmt - < my.game"
+    )]
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Change nothing: list the files that would change, and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 pub fn main() -> i32 {
@@ -239,6 +255,8 @@ pub fn main() -> i32 {
             seconds,
             threads,
         } => bench(&games, seconds, threads.unwrap_or_else(cores).max(1)),
+        Command::Fmt { files, check } => regula::fmt::run(&files, check),
+        Command::Lsp => regula::lsp::run(),
         Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {

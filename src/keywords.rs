@@ -261,6 +261,115 @@ pub fn fuzz_dictionary() -> String {
     out
 }
 
+/// A word of the language as a TextMate regular expression: `-` belongs to names, so word
+/// boundaries are written out.
+fn tm_words(words: &[&str]) -> String {
+    let mut words: Vec<&str> = words.to_vec();
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    words.dedup();
+    format!("(?<![A-Za-z0-9_-])(?:{})(?![A-Za-z0-9_-])", words.join("|"))
+}
+
+/// The TextMate grammar of game files (the content of `editors/regula.tmLanguage.json`),
+/// for editors and highlighters that read TextMate grammars (VS Code, Sublime Text, bat,
+/// shiki, ...). Keywords and built-in names come from the tables above.
+pub fn textmate_grammar() -> String {
+    use serde_json::json;
+    let reserved = |ops: bool| -> Vec<&str> {
+        KEYWORDS
+            .iter()
+            .filter(|k| k.kind == KeywordKind::Reserved)
+            .map(|k| k.word)
+            .filter(|w| ["and", "or", "not", "is", "in"].contains(w) == ops)
+            .collect()
+    };
+    let sections: Vec<&str> = sections().collect();
+    let builtins = |kinds: &[BuiltinKind]| -> Vec<&str> {
+        BUILTINS
+            .iter()
+            .filter(|b| kinds.contains(&b.kind))
+            .map(|b| b.word)
+            .collect()
+    };
+    // Contextual keywords that are not also built-in names (`all`, `any`, `forward` are).
+    let contextual: Vec<&str> = KEYWORDS
+        .iter()
+        .filter(|k| k.kind == KeywordKind::Contextual && k.word != "x" && !is_builtin_name(k.word))
+        .map(|k| k.word)
+        .collect();
+    let name = "[A-Za-z_][A-Za-z0-9_-]*";
+    let grammar = json!({
+        "name": "Regula",
+        "scopeName": "source.regula",
+        "fileTypes": ["game"],
+        "comment": "Generated from src/keywords.rs by regula::keywords::textmate_grammar(): do not edit.",
+        "patterns": [
+            {"include": "#comments"},
+            {"include": "#strings"},
+            {"include": "#declarations"},
+            {"include": "#board-size"},
+            {"include": "#keywords"},
+            {"include": "#builtins"},
+            {"include": "#literals"},
+            {"include": "#operators"},
+        ],
+        "repository": {
+            "comments": {"patterns": [
+                {"name": "comment.line.double-slash.regula", "match": "//.*$"},
+                {"name": "comment.block.regula", "begin": "/\\*", "end": "\\*/"},
+            ]},
+            "strings": {"patterns": [{
+                "name": "string.quoted.double.regula",
+                "begin": "\"",
+                "end": "\"",
+                "patterns": [{"name": "constant.character.escape.regula", "match": "\\\\."}],
+            }]},
+            "declarations": {"patterns": [
+                {
+                    "match": format!("{}\\s+({name})", tm_words(&["define"])),
+                    "captures": {"0": {"name": "storage.type.regula"}, "1": {"name": "entity.name.function.regula"}},
+                },
+                {
+                    "match": format!("{}\\s+({name})", tm_words(&["piece", "group", "region", "flag", "counter"])),
+                    "captures": {"0": {"name": "storage.type.regula"}, "1": {"name": "entity.name.type.regula"}},
+                },
+            ]},
+            "board-size": {"patterns": [{
+                "match": "(?<![A-Za-z0-9_-])([0-9]+)\\s*(x)\\s*([0-9]+)(?![A-Za-z0-9_-])",
+                "captures": {
+                    "1": {"name": "constant.numeric.integer.regula"},
+                    "2": {"name": "keyword.other.regula"},
+                    "3": {"name": "constant.numeric.integer.regula"},
+                },
+            }]},
+            "keywords": {"patterns": [
+                {"name": "storage.type.regula", "match": tm_words(&sections)},
+                {"name": "keyword.operator.word.regula", "match": tm_words(&reserved(true))},
+                {"name": "keyword.control.regula", "match": tm_words(&reserved(false))},
+                {"name": "keyword.other.regula", "match": tm_words(&contextual)},
+            ]},
+            "builtins": {"patterns": [
+                {"name": "constant.language.regula", "match": tm_words(&["true", "false"])},
+                {"name": "support.constant.direction.regula", "match": tm_words(&crate::geometry::direction_words())},
+                {"name": "support.function.test.regula", "match": tm_words(&builtins(&[BuiltinKind::CellTest]))},
+                {"name": "variable.language.player.regula", "match": tm_words(&builtins(&[BuiltinKind::Player]))},
+                {"name": "support.constant.regula", "match": tm_words(&builtins(&[BuiltinKind::Region, BuiltinKind::Value]))},
+            ]},
+            "literals": {"patterns": [
+                {"name": "constant.other.square.regula", "match": "(?<![A-Za-z0-9_-])[a-z][0-9]+(?![A-Za-z0-9_-])"},
+                {"name": "constant.numeric.integer.regula", "match": "(?<![A-Za-z0-9_-])-?[0-9]+(?![A-Za-z0-9_-])"},
+            ]},
+            "operators": {"patterns": [
+                {"name": "keyword.operator.regula", "match": "==|!=|<=|>=|\\+=|-=|[-+*<>=|&]"},
+                {"name": "punctuation.separator.regula", "match": "[,:]"},
+                {"name": "punctuation.section.braces.regula", "match": "[{}]"},
+                {"name": "punctuation.section.parens.regula", "match": "[()]"},
+            ]},
+        },
+    });
+    serde_json::to_string_pretty(&grammar).expect("a JSON value prints") + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +385,22 @@ mod tests {
         assert!(is_reserved("toward") && !is_reserved("forward") && !is_reserved("all"));
         assert!(!is_section("when"));
         assert_eq!(sections().count(), 18);
+    }
+
+    #[test]
+    fn the_textmate_grammar_names_every_keyword_and_built_in() {
+        let g = textmate_grammar();
+        let v: serde_json::Value = serde_json::from_str(&g).unwrap();
+        assert_eq!(v["scopeName"], "source.regula");
+        for k in KEYWORDS {
+            let w = if k.word == "x" { "(x)" } else { k.word };
+            assert!(g.contains(w), "{}", k.word);
+        }
+        for b in BUILTINS {
+            assert!(g.contains(b.word), "{}", b.word);
+        }
+        // Longer words first, so that `to` does not hide `toward` in an alternation.
+        assert!(g.find("toward").unwrap() < g.find("|to|").unwrap());
     }
 
     #[test]

@@ -27,10 +27,12 @@
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod fmt;
 pub mod geometry;
 pub mod ir;
 pub mod keywords;
 pub mod load;
+pub mod lsp;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;

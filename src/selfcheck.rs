@@ -87,3 +87,51 @@ pub fn play_anything(engine: &Engine, data: &[u8]) {
     );
     assert_eq!(a, b);
 }
+
+/// Any bytes as a game file open in an editor: the tokens cover the text in order, on
+/// character boundaries; a text that formats formats to a fixed point that compiles as the
+/// input does (to the same program, or not at all); the language server answers at every
+/// token (at most the first 200).
+pub fn edit_anything(data: &[u8]) {
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
+    let tokens = crate::syntax::tokens::tokens(source);
+    let mut at = 0;
+    for t in &tokens.tokens {
+        let s = t.span;
+        assert!(
+            at <= s.start && s.start < s.end && s.end <= source.len(),
+            "token {s:?} out of order"
+        );
+        assert!(source.is_char_boundary(s.start) && source.is_char_boundary(s.end));
+        at = s.end;
+    }
+    if let Ok(out) = crate::fmt::format(source) {
+        let again = crate::fmt::format(&out);
+        assert!(
+            again.as_ref().is_ok_and(|a| *a == out),
+            "formatting is not idempotent: {again:?}"
+        );
+        match (crate::compile(source), crate::compile(&out)) {
+            (Ok((a, _)), Ok((b, _))) => assert!(a == b, "formatting changed the program"),
+            (Err(_), Err(_)) => {}
+            _ => panic!("formatting changed whether the file compiles"),
+        }
+    }
+    let doc = crate::lsp::document::Document::new(source.to_string(), 0);
+    let lines = crate::lsp::lines::Lines::new(source);
+    let uri: lsp_types::Uri = "file:///fuzz.game".parse().expect("a URI");
+    let _ = doc.diagnostics(&uri);
+    let _ = doc.symbols();
+    let _ = doc.formatting();
+    for t in tokens.tokens.iter().take(200) {
+        let p = lines.position(source, t.span.start + (t.span.end - t.span.start) / 2);
+        let _ = doc.hover(p);
+        let _ = doc.definition(&uri, p);
+        let _ = doc.references(&uri, p, true);
+        let _ = doc.completion(p);
+        let _ = doc.prepare_rename(p);
+        let _ = doc.rename(&uri, p, "renamed");
+    }
+}

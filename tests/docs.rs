@@ -41,6 +41,22 @@ fn every_code_block_of_the_language_reference_parses() {
 }
 
 #[test]
+fn every_code_block_of_the_language_reference_is_in_the_canonical_layout() {
+    let doc = std::fs::read_to_string(format!("{}/docs/LANGUAGE.md", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    for (line, text) in blocks(&doc) {
+        if text.trim_start().starts_with('$') {
+            continue;
+        }
+        let formatted = regula::fmt::format(&text).expect("a block that parses");
+        assert!(
+            formatted == text,
+            "docs/LANGUAGE.md block at line {line} is not as `regula fmt` lays it out:\n{formatted}"
+        );
+    }
+}
+
+#[test]
 fn the_tutorial_game_matches_the_reference_text() {
     let doc = std::fs::read_to_string(format!("{}/docs/LANGUAGE.md", env!("CARGO_MANIFEST_DIR")))
         .unwrap();
@@ -115,6 +131,13 @@ fn generated(relative: &str, want: &str) {
 #[test]
 fn the_keyword_grammar_is_generated_from_the_keyword_table() {
     generated("grammar/keywords.pest", &regula::keywords::grammar());
+}
+
+#[test]
+fn the_textmate_grammars_are_generated_from_the_keyword_table() {
+    let grammar = regula::keywords::textmate_grammar();
+    generated("editors/regula.tmLanguage.json", &grammar);
+    generated("editors/vscode/syntaxes/regula.tmLanguage.json", &grammar);
 }
 
 #[test]

@@ -29,6 +29,17 @@ fn compile_corpus_never_panics() {
 }
 
 #[test]
+fn compile_corpus_formats_and_is_answered_in_an_editor() {
+    for (name, data) in corpus("compile") {
+        let result = std::panic::catch_unwind(|| regula::selfcheck::edit_anything(&data));
+        assert!(
+            result.is_ok(),
+            "fuzz/corpus/compile/{name} fails in the editor tools"
+        );
+    }
+}
+
+#[test]
 fn play_corpus_replays_consistently() {
     let engines: Vec<regula::engine::Engine> = ["tablut", "shakti", "shaversi", "shakhmaty"]
         .iter()

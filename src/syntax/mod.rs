@@ -9,6 +9,7 @@ mod errors;
 mod grammar;
 mod limits;
 mod lower;
+pub mod tokens;
 
 use crate::diag::{Code, Diagnostic, Span};
 use ast::{File, Item};
