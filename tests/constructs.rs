@@ -180,3 +180,19 @@ fn passes_count_only_passes_in_a_row() {
     let pos = after(&g, "pass c3-c2 pass");
     assert_eq!(moves(&g, &pos), ["c2-c1", "c2-c3"]);
 }
+
+#[test]
+fn score_is_a_value_and_a_function_of_a_player() {
+    let g = game_with(
+        "piece Stone letter S\nhand { white Stone 2  black Stone 2 }\nmoves Stone { place on empty }\n\
+         score = count cells where friend\n\
+         end {\n  when score(white) >= 2 and score > 1: black wins\n  when score(black) >= 2: white wins\n}\n",
+    );
+    // Black to move, White has 2 stones and Black 1: `score` reads Black's (1).
+    assert_eq!(outcome(&g, &after(&g, "S@a1 S@b1 S@c1")), None);
+    // White to move, 2 stones each: now `score` reads White's (2).
+    assert_eq!(
+        moves(&g, &after(&g, "S@a1 S@b1 S@c1 S@d1")),
+        ["result: black"]
+    );
+}

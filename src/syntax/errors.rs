@@ -48,7 +48,7 @@ fn describe(rule: &Rule) -> Option<String> {
         max_clause => "`max` and a number",
         dirs => "a direction",
         expr | or_expr | and_expr | not_expr | cmp_expr | sum | product | quantifier | first
-        | find | count | no_moves | call | from_kw | to_kw => "an expression",
+        | find | count | no_moves | call | from_kw | to_kw | score_kw => "an expression",
         cmp_op => "a comparison",
         add_op => "`+` or `-`",
         test | test_and | test_unary | test_in | test_words => {

@@ -695,6 +695,10 @@ fn expr(p: Pair<Rule>) -> Expr {
             kind: ExprKind::From,
             span: sp,
         },
+        Rule::score_kw => Expr {
+            kind: ExprKind::Name("score".into()),
+            span: sp,
+        },
         Rule::to_kw => Expr {
             kind: ExprKind::To,
             span: sp,
