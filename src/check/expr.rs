@@ -143,13 +143,14 @@ impl<'a> Checker<'a> {
                 })
             }
             ExprKind::Find(t) => Value::Cell(CellExpr::Find(Box::new(self.test(t)?))),
-            ExprKind::Count { what, test, along } => {
+            ExprKind::Count { what, test, scope } => {
                 let t = match test {
                     Some(t) => self.test(t)?,
                     None => ir::Test::Any,
                 };
-                Value::Int(match (what, along) {
-                    (ast::CountWhat::Cells, Some((start, dir))) => {
+                use ast::CountWhat as W;
+                Value::Int(match (what, scope) {
+                    (W::Cells, Some(ast::CountScope::Along(start, dir))) => {
                         let start = self.cell(start);
                         let dir = self.single_dir(dir);
                         IntExpr::Run {
@@ -158,13 +159,66 @@ impl<'a> Checker<'a> {
                             dir: dir?,
                         }
                     }
-                    (ast::CountWhat::Attacks, Some(_)) => {
-                        self.error(Code::E0150, e.span, "`count attacks` cannot be counted along a line").hint =
-                            Some("count a run of cells with `count cells where TEST from CELL toward DIR`".into());
+                    (W::Cells, Some(ast::CountScope::Group(start))) => IntExpr::Group {
+                        test: t,
+                        start: Box::new(self.cell(start)?),
+                    },
+                    (W::Cells, None) => IntExpr::CountCells(t),
+                    (W::Attacks, None) => IntExpr::CountAttacks(t),
+                    (W::Groups, None) => IntExpr::Groups(t),
+                    (W::Moves, None) if test.is_none() => {
+                        self.in_place(
+                            e.span,
+                            "`count moves`",
+                            &[Place::End],
+                            "moves are counted in end rules and the score",
+                        )?;
+                        IntExpr::MoveCount
+                    }
+                    (what, _) => {
+                        let w = match what {
+                            W::Attacks => "attacks",
+                            W::Moves => "moves",
+                            W::Groups => "groups",
+                            W::Cells => "cells",
+                        };
+                        self.error(Code::E0150, e.span, format!("`count {w}` cannot be counted this way"))
+                            .hint = Some("runs (`from CELL toward DIR`) and groups (`connected to CELL`) are counted in cells; `count moves` takes no test".into());
                         return None;
                     }
-                    (ast::CountWhat::Attacks, None) => IntExpr::CountAttacks(t),
-                    (ast::CountWhat::Cells, None) => IntExpr::CountCells(t),
+                })
+            }
+            ExprKind::Lines {
+                n,
+                exact,
+                test,
+                through,
+            } => {
+                let t = self.test(test);
+                let c = self.cell(through);
+                if !(1..=ir::MAX_CELLS as i64).contains(&n.0) {
+                    self.error(
+                        Code::E0128,
+                        n.1,
+                        format!("lines of {} cells cannot be counted", n.0),
+                    )
+                    .hint = Some("lines have at least one cell".into());
+                    return None;
+                }
+                Value::Int(IntExpr::Lines {
+                    test: t?,
+                    through: Box::new(c?),
+                    n: n.0 as u16,
+                    exact: *exact,
+                })
+            }
+            ExprKind::Connects(t, a, b) => {
+                let t = self.test(t);
+                let (ra, rb) = (self.region(a), self.region(b));
+                Value::Bool(Cond::Connects {
+                    test: t?,
+                    a: ra?,
+                    b: rb?,
                 })
             }
             ExprKind::Opposite(n) => {
@@ -197,7 +251,7 @@ impl<'a> Checker<'a> {
                     e.span,
                     "`no moves`",
                     &[Place::End],
-                    "`no moves` can only be tested in end rules",
+                    "`no moves` can be tested in end rules and the score",
                 )?;
                 Value::Bool(Cond::NoMoves)
             }
@@ -395,6 +449,7 @@ impl<'a> Checker<'a> {
                             .single_dir(&ast::DirName {
                                 name: n.clone(),
                                 opposite: false,
+                                except: false,
                             })
                             .map(Value::Dir);
                     }
@@ -490,6 +545,18 @@ impl<'a> Checker<'a> {
             ));
             return None;
         }
+        let values: Vec<Value> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
+        self.expand(n, params, body, values)
+    }
+
+    /// Expands a definition where it is used, its parameters bound to values.
+    pub(super) fn expand(
+        &mut self,
+        n: &Name,
+        params: &[Name],
+        body: &Expr,
+        values: Vec<Value>,
+    ) -> Option<Value> {
         if self.expanding.contains(&n.text) {
             let chain = self.expanding.join(" → ");
             self.error(
@@ -509,7 +576,6 @@ impl<'a> Checker<'a> {
             self.error(Code::E0153, n.span, "definitions are nested too deeply");
             return None;
         }
-        let values: Vec<Value> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
         self.expanding.push(n.text.clone());
         // The body sees only its parameters (and the rule's point of view), not the caller's variables.
         let saved_vars = std::mem::take(&mut self.scope.vars);
@@ -538,5 +604,6 @@ fn plain(n: &Name) -> ast::DirName {
     ast::DirName {
         name: n.clone(),
         opposite: false,
+        except: false,
     }
 }

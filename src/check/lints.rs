@@ -31,6 +31,7 @@ impl<'a> Checker<'a> {
         // broken setup or hand may have given the pieces.
         let quiet = r.setup_incomplete
             || self.board.is_none()
+            || self.players.len() > ir::MAX_PLAYERS
             || self.broken.sections.contains("setup")
             || self.broken.sections.contains("hand");
         let players_span = file

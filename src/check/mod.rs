@@ -104,6 +104,10 @@ pub(crate) struct Checker<'a> {
     players: Vec<ir::Player>,
     pieces: Vec<ir::Piece>,
     piece_spans: Vec<Span>,
+    /// The classes of moves named in `priority`, in order.
+    classes: Vec<String>,
+    /// Per piece type: where it is declared and how many `shown` symbols it gives.
+    shown: Vec<(Span, usize)>,
     regions: Vec<ir::Region>,
     flags: Vec<ir::Flag>,
     counters: Vec<ir::Counter>,
@@ -135,6 +139,8 @@ impl<'a> Checker<'a> {
             players: Vec::new(),
             pieces: Vec::new(),
             piece_spans: Vec::new(),
+            shown: Vec::new(),
+            classes: Vec::new(),
             regions: Vec::new(),
             flags: Vec::new(),
             counters: Vec::new(),

@@ -19,6 +19,8 @@ pub(super) struct Rules {
     pub attacks: Vec<Option<Vec<ir::Stmt>>>,
     pub after: Vec<ir::After>,
     pub legal: Option<ir::Cond>,
+    pub priority: Option<ir::Priority>,
+    pub actions: Vec<ir::Action>,
     pub forced_pass: bool,
     pub score: Option<ir::IntExpr>,
     pub end: Vec<ir::EndRule>,
@@ -39,6 +41,27 @@ impl<'a> Checker<'a> {
             ..Rules::default()
         };
         let mut occupied: HashSet<Cell> = HashSet::new();
+        // Classes are named before the move rules that use them.
+        for item in &file.items {
+            if let Item::Priority {
+                longest,
+                classes,
+                span,
+            } = item
+            {
+                if r.priority.is_some() {
+                    self.error(Code::E0112, *span, "`priority` is given twice")
+                        .hint =
+                        Some("list every class in one `priority` section, first first".into());
+                    continue;
+                }
+                self.classes = classes.iter().map(|c| c.text.clone()).collect();
+                r.priority = Some(ir::Priority {
+                    classes: self.classes.clone(),
+                    longest: *longest,
+                });
+            }
+        }
         self.has_score = file.items.iter().any(|i| matches!(i, Item::Score(_)));
         for item in &file.items {
             match item {
@@ -105,6 +128,26 @@ impl<'a> Checker<'a> {
                     r.legal = self.cond(e);
                 }
                 Item::Pass(_) => r.forced_pass = true,
+                Item::Action {
+                    name,
+                    when,
+                    effects,
+                } => {
+                    self.enter(Place::Move);
+                    let cond = match when {
+                        Some(c) => self.cond(c),
+                        None => Some(ir::Cond::True),
+                    };
+                    self.enter(Place::Effect);
+                    let effects = self.effects(effects);
+                    if let Some(cond) = cond {
+                        r.actions.push(ir::Action {
+                            name: name.text.clone(),
+                            when: cond,
+                            effects,
+                        });
+                    }
+                }
                 Item::Score(e) => {
                     self.enter(Place::End);
                     r.score = self.int(e);
@@ -140,6 +183,8 @@ impl<'a> Checker<'a> {
             score: r.score,
             end: r.end,
             tracks_repetition: self.tracks_repetition,
+            priority: r.priority,
+            actions: r.actions,
         })
     }
 

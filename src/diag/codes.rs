@@ -159,14 +159,14 @@ catalogue! {
     }
     E0113 {
         title: "unsupported board",
-        explanation: "Boards have 1 to 26 files, 1 to 99 ranks and at most 256 cells.",
-        wrong: "board 19 x 19",
-        right: "board 15 x 15",
+        explanation: "Square boards have 1 to 26 files, 1 to 99 ranks and at most 676 cells; `hex F x R` rhombi and `hexagon N` boards (N at most 13) stay within 676 cells.",
+        wrong: "board 27 x 27",
+        right: "board 19 x 19",
     }
     E0114 {
-        title: "two players expected",
-        explanation: "Regula plays two-player games: `players` lists exactly two names, the first moves first.",
-        wrong: "players { white }",
+        title: "one to six players expected",
+        explanation: "`players` lists one to six names; the first moves first and turns go round in the order listed.",
+        wrong: "players { }",
         right: "players { white black }",
     }
     E0115 {
@@ -240,6 +240,24 @@ catalogue! {
         explanation: "Counters hold whole numbers from -2,147,483,648 to 2,147,483,647; the starting value must be one of them.",
         wrong: "counter moves-left = 9999999999",
         right: "counter moves-left = 200",
+    }
+    E0127 {
+        title: "board cannot be built",
+        explanation: "A board of points is declared as lines of linked points. Each link must go along one of the eight directions of the grid (straight or diagonal), a point may be linked at most once in each direction, and every point must be on the grid.",
+        wrong: "board points 3 x 3 { a1-b3 }",
+        right: "board points 3 x 3 { a1-b2-c3  a1-a2-a3 }",
+    }
+    E0128 {
+        title: "line length out of range",
+        explanation: "`count lines of N where TEST through CELL` counts lines of N cells or more (or exactly N) through a cell; N is at least 1.",
+        wrong: "when count lines of 0 where enemy through last-to > 0: previous wins",
+        right: "when count lines of 5 where enemy through last-to > 0: previous wins",
+    }
+    E0129 {
+        title: "bad class or chain of moves",
+        explanation: "A block of moves named by a class (`capture { ... }`) must name a class declared in `priority`, and a `chain` of hops needs at least one hop rule inside.",
+        wrong: "priority capture\nmoves Man { captures { step forward to enemy } }",
+        right: "priority capture\nmoves Man { capture { step forward to enemy } }",
     }
     E0130 {
         title: "two pieces on one square",
