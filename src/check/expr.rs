@@ -105,6 +105,8 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Not(inner) => Value::Bool(Cond::Not(Box::new(self.cond(inner)?))),
             ExprKind::Binary(op, a, b) => return self.binary(e, *op, a, b),
+            ExprKind::And(parts) => Value::Bool(Cond::And(self.logic(parts, true)?)),
+            ExprKind::Or(parts) => Value::Bool(Cond::Or(self.logic(parts, false)?)),
             ExprKind::Is(c, t) => {
                 let c = self.cell(c);
                 let t = self.test(t);
@@ -205,25 +207,25 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// The operands of an `and` (or `or`) chain, each checked even when another fails.
+    /// An operand that is itself the same connective (a definition, a parenthesis) is
+    /// merged into the list, once: the work stays linear in the size of the result.
+    fn logic(&mut self, parts: &[Expr], and: bool) -> Option<Vec<Cond>> {
+        let mut out = Vec::with_capacity(parts.len());
+        let mut ok = true;
+        for p in parts {
+            match self.cond(p) {
+                Some(Cond::And(v)) if and => out.extend(v),
+                Some(Cond::Or(v)) if !and => out.extend(v),
+                Some(c) => out.push(c),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Option<Value> {
         match op {
-            BinOp::And | BinOp::Or => {
-                let a = self.cond(a);
-                let b = self.cond(b);
-                let (a, b) = (a?, b?);
-                let flat = |c: Cond, out: &mut Vec<Cond>| match (c, op) {
-                    (Cond::And(v), BinOp::And) | (Cond::Or(v), BinOp::Or) => out.extend(v),
-                    (c, _) => out.push(c),
-                };
-                let mut v = Vec::new();
-                flat(a, &mut v);
-                flat(b, &mut v);
-                Some(Value::Bool(if op == BinOp::And {
-                    Cond::And(v)
-                } else {
-                    Cond::Or(v)
-                }))
-            }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let va = self.value(a)?;
                 match (va, op) {

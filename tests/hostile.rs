@@ -1,0 +1,138 @@
+//! Hostile input: files and command lines built to exhaust the checker or the engine. Each
+//! runs the release binary and must end within its budget (2 s; 512 MB for `check`) with
+//! a correct answer or a clear error, never a crash, a hang or a blow-up. The inputs are
+//! generated here, as large as the limits allow.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The largest file accepted (see `regula::load::MAX_SOURCE_BYTES`).
+const MAX_BYTES: usize = regula::load::MAX_SOURCE_BYTES;
+/// Wall time any command may take on any input.
+const SECONDS: f64 = 2.0;
+/// Peak memory `check` may use on any input.
+const CHECK_KB: u64 = 512 * 1024;
+
+/// A small valid game that hostile text is appended to.
+const HEAD: &str = "game \"Hostile\" { }\nplayers { white black }\nboard 3 x 3\npiece King letter K\nsetup { white King a1  black King c3 }\nmoves King { step all to empty }\nend { when no moves: next loses }\n";
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+    seconds: f64,
+    /// Peak resident memory of the process, as last seen in /proc (0 where there is none).
+    peak_kb: u64,
+}
+
+fn dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let path = dir().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// `head`, then `unit` (with its number for `{}`) as many times as fit, then `tail`, within
+/// the size limit.
+fn fill(head: &str, unit: &str, tail: &str) -> String {
+    let mut s = String::from(head);
+    for i in 0.. {
+        let u = unit.replace("{}", &i.to_string());
+        if s.len() + u.len() + tail.len() > MAX_BYTES {
+            break;
+        }
+        s.push_str(&u);
+    }
+    s.push_str(tail);
+    s
+}
+
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs the binary with its output in files (a pipe nobody reads could block it), watching
+/// its peak memory until it exits; kills it after three times the budget.
+fn regula(args: &[&str]) -> Run {
+    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (out_path, err_path) = (
+        dir().join(format!("{n}.out")),
+        dir().join(format!("{n}.err")),
+    );
+    let t0 = Instant::now();
+    // REGULA_BIN runs the same attacks on another build (e.g. an older one).
+    let bin = std::env::var("REGULA_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_regula").into());
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .expect("run regula");
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        peak = peak.max(peak_kb(child.id()).unwrap_or(0));
+        if t0.elapsed().as_secs_f64() > 3.0 * SECONDS {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`regula {}` did not finish in time", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        out: std::fs::read_to_string(&out_path).unwrap_or_default(),
+        err: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned(),
+        seconds: t0.elapsed().as_secs_f64(),
+        peak_kb: peak,
+    }
+}
+
+/// Runs `args` and checks the time budget, and for `check` the memory budget.
+fn within_budget(args: &[&str]) -> Run {
+    let r = regula(args);
+    let what = format!("`regula {}`", args.join(" "));
+    assert!(r.code >= 0, "{what} was killed: {}", r.err);
+    assert!(
+        !r.err.contains("panicked") && !r.err.contains("overflow") && r.code != 101,
+        "{what} crashed: {}",
+        r.err
+    );
+    assert!(
+        r.seconds <= SECONDS,
+        "{what} took {:.2} s (budget {SECONDS} s)",
+        r.seconds
+    );
+    if args[0] == "check" {
+        assert!(
+            r.peak_kb <= CHECK_KB,
+            "{what} used {} KB (budget {CHECK_KB} KB)",
+            r.peak_kb
+        );
+    }
+    r
+}
+
+#[test]
+fn a_chain_of_and_as_long_as_the_file_checks_in_linear_time() {
+    let text = fill(&format!("{HEAD}legal if "), "from is empty and ", "true\n");
+    let path = temp_file("and_chain.game", &text);
+    let r = within_budget(&["check", &path]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = within_budget(&["moves", &path]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("a1-a2"), "{}", r.out);
+}
