@@ -172,6 +172,20 @@ pub fn is_section(word: &str) -> bool {
     keyword(word).is_some_and(|k| k.kind == KeywordKind::Section)
 }
 
+/// Whether a word can never stand inside an expression: a reserved word that only starts
+/// or separates sections, statements, effects and clauses. An expression being read has
+/// ended when one comes (the syntax stage's bound on prefix nesting relies on this).
+pub fn ends_expression(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "when", "for", "let", "if", "else", "step", "slide", "leap", "place", "move", "then",
+        "max", "remove", "clear", "set", "again", "wins", "loses", "draw", "of", "letter", "at",
+        "on", "flip", "change", "put", "while",
+    ];
+    // `moves`, `attacks` and `score` also occur inside expressions (`no moves`,
+    // `count attacks`, the value `score`).
+    (is_section(word) && !matches!(word, "moves" | "attacks" | "score")) || WORDS.contains(&word)
+}
+
 /// The words that start sections, in the reference's order.
 pub fn sections() -> impl Iterator<Item = &'static str> {
     KEYWORDS
@@ -276,6 +290,16 @@ mod tests {
         assert!(is_reserved("toward") && !is_reserved("forward") && !is_reserved("all"));
         assert!(!is_section("when"));
         assert_eq!(sections().count(), 18);
+    }
+
+    #[test]
+    fn words_that_end_expressions_are_reserved() {
+        // A name could stand inside an expression: none may be listed.
+        for k in KEYWORDS.iter().filter(|k| ends_expression(k.word)) {
+            assert!(is_reserved(k.word), "{}", k.word);
+        }
+        assert!(ends_expression("when") && ends_expression("board"));
+        assert!(!ends_expression("moves") && !ends_expression("from") && !ends_expression("as"));
     }
 
     #[test]

@@ -136,3 +136,35 @@ fn a_chain_of_and_as_long_as_the_file_checks_in_linear_time() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("a1-a2"), "{}", r.out);
 }
+
+#[test]
+fn a_sum_as_long_as_the_file_is_refused_not_a_stack_overflow() {
+    let text = fill(&format!("{HEAD}legal if 1"), " + 1", " == 2\n");
+    let path = temp_file("long_sum.game", &text);
+    for verb in ["check", "moves"] {
+        let r = within_budget(&[verb, &path]);
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(r.err.contains("error[E0006]: this chain of"), "{}", r.err);
+    }
+    let text = fill(&format!("{HEAD}region r = a1"), " | a1", "\n");
+    let r = within_budget(&["check", &temp_file("long_region.game", &text)]);
+    assert!(r.err.contains("error[E0006]: this chain of"), "{}", r.err);
+}
+
+#[test]
+fn nesting_without_brackets_is_refused_before_parsing() {
+    for (name, unit) in [
+        ("as", "as a:"),
+        ("not", "not "),
+        ("quantifier", "any d in N:"),
+        ("as_and", "as a: true and "),
+    ] {
+        let text = fill(&format!("{HEAD}legal if "), unit, "true\n");
+        let path = temp_file(&format!("prefix_{name}.game"), &text);
+        let r = within_budget(&["check", &path]);
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(r.err.contains("error[E0006]"), "{}", r.err);
+        // Refused before the parser recurses: no more memory than a small file needs.
+        assert!(r.peak_kb < 64 * 1024, "{name}: {} KB", r.peak_kb);
+    }
+}

@@ -75,7 +75,7 @@ catalogue! {
     }
     E0006 {
         title: "expression too deep",
-        explanation: "An expression nests more levels than the checker accepts (about 60 levels of parentheses, operators or quantifiers inside one another). Name its parts with `define` instead.",
+        explanation: "An expression nests more levels than the checker accepts: about 60 levels of parentheses, operators or quantifiers inside one another, or 600 of `not`, `as P:` and quantifiers written one inside the next. A chain of operators counts one level per operator (`a + b + c` is `(a + b) + c`), so a sum, product or region expression has at most about 590 operands; group them in parentheses. Name the parts of a deep expression with `define` instead.",
         wrong: "define far = not not not not ... (a hundred levels) ... true",
         right: "define near = a1 is empty\ndefine far = not near",
     }
