@@ -168,3 +168,98 @@ fn nesting_without_brackets_is_refused_before_parsing() {
         assert!(r.peak_kb < 64 * 1024, "{name}: {} KB", r.peak_kb);
     }
 }
+
+/// `define name0 = base`, then each next definition made of the one before.
+fn definitions(base: &str, step: &str, levels: usize) -> String {
+    let mut s = format!("define level0 = {base}\n");
+    for i in 1..=levels {
+        let prev = format!("level{}", i - 1);
+        s.push_str(&format!(
+            "define level{i} = {}\n",
+            step.replace("{}", &prev)
+        ));
+    }
+    s
+}
+
+#[test]
+fn definitions_that_double_at_each_level_are_refused_at_once() {
+    // 1 KB of text that would expand to 2^30 copies.
+    let text = format!(
+        "{HEAD}{}legal if level30\n",
+        definitions("from is empty", "{} and {}", 30)
+    );
+    assert!(text.len() < 2000);
+    let path = temp_file("doubling.game", &text);
+    for verb in ["check", "moves"] {
+        let r = within_budget(&[verb, &path]);
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(
+            r.err
+                .contains("error[E0154]: `level30` expands to more than 100000 parts"),
+            "{}",
+            r.err
+        );
+    }
+    // Just below the limit, the game is accepted and plays.
+    let text = format!(
+        "{HEAD}{}legal if level14\n",
+        definitions("from is empty", "{} and {}", 14)
+    );
+    let r = within_budget(&["moves", &temp_file("doubling_14.game", &text)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "a1-a2\na1-b1\na1-b2\n");
+}
+
+#[test]
+fn the_deepest_programs_accepted_run_on_a_small_stack() {
+    // Each definition as deep as the syntax stage allows, nested up to the expansion limit
+    // (refused just beyond it): checking, building and playing recurse over the whole
+    // depth, and must fit in the 2 MiB a spawned thread has by default.
+    let nots = |n: usize| format!("{}{{}}", "not ".repeat(n));
+    let sum = |n: usize| format!("{} + {{}}", vec!["1"; n].join(" + "));
+    let cases = [
+        (
+            definitions("from is empty", &nots(320), 2)
+                + "legal if "
+                + &nots(320).replace("{}", "level2"),
+            true,
+        ),
+        (
+            definitions("1", &sum(320), 2)
+                + "legal if "
+                + &sum(320).replace("{}", "level2")
+                + " > 0",
+            true,
+        ),
+        (
+            definitions("from is empty", &nots(500), 3) + "legal if level3",
+            false,
+        ),
+    ];
+    for (rules, accepted) in cases {
+        let text = format!("{HEAD}{rules}\n");
+        let run = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || match regula::compile(&text) {
+                Ok((program, _)) => {
+                    let engine = regula::engine::Engine::new(program);
+                    let mut pos = engine.start();
+                    Ok(engine.perft(&mut pos, 2))
+                }
+                Err(d) => Err(d
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| d.code)
+                    .collect::<Vec<_>>()),
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        if accepted {
+            assert!(run.is_ok(), "{run:?}");
+        } else {
+            assert_eq!(run, Err(vec![regula::diag::Code::E0154]));
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Expressions: typing and lowering to IR, name resolution with "did you mean"
 //! suggestions, and the expansion of definitions (with recursion detection).
 
-use super::{Checker, Place, Symbol, Value};
+use super::{Checker, MAX_EXPANDED_DEPTH, MAX_EXPANDED_PARTS, Place, Symbol, Value};
 use crate::diag::{Code, Span};
 use crate::geometry::{self, DirWord};
 use crate::ir::{self, CellExpr, Cond, DirRef, IntExpr, PlayerRef};
@@ -77,6 +77,21 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Value> {
+        self.count_parts(1);
+        self.expansion.depth += 1;
+        let v = self.lower_value(e);
+        self.expansion.depth -= 1;
+        v
+    }
+
+    /// Counts parts of the IR produced by an expansion of definitions.
+    pub(super) fn count_parts(&mut self, n: usize) {
+        if !self.expansion.stack.is_empty() {
+            self.expansion.parts += n;
+        }
+    }
+
+    fn lower_value(&mut self, e: &Expr) -> Option<Value> {
         Some(match &e.kind {
             ExprKind::Int(i) => Value::Int(IntExpr::Const(*i)),
             ExprKind::From => {
@@ -492,8 +507,8 @@ impl<'a> Checker<'a> {
             ));
             return None;
         }
-        if self.expanding.contains(&n.text) {
-            let chain = self.expanding.join(" → ");
+        if self.expansion.stack.contains(&n.text) {
+            let chain = self.expansion.stack.join(" → ");
             self.error(
                 Code::E0153,
                 n.span,
@@ -507,12 +522,18 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        if self.expanding.len() >= 32 {
+        if self.expansion.stack.len() >= 32 {
             self.error(Code::E0153, n.span, "definitions are nested too deeply");
             return None;
         }
+        if !self.may_expand(n) {
+            return None;
+        }
         let values: Vec<Value> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
-        self.expanding.push(n.text.clone());
+        if self.expansion.stack.is_empty() {
+            self.expansion.site = n.span;
+        }
+        self.expansion.stack.push(n.text.clone());
         // The body sees only its parameters (and the rule's point of view), not the caller's variables.
         let saved_vars = std::mem::take(&mut self.scope.vars);
         for (p, v) in params.iter().zip(values) {
@@ -520,8 +541,58 @@ impl<'a> Checker<'a> {
         }
         let out = self.value(body);
         self.scope.vars = saved_vars;
-        self.expanding.pop();
+        self.end_expansion();
         out
+    }
+
+    /// Whether expanding `n` here stays within the limits; the first time it does not, the
+    /// outermost definition being expanded is reported, at the place it is used.
+    fn may_expand(&mut self, n: &Name) -> bool {
+        let x = &self.expansion;
+        if x.refused {
+            return false;
+        }
+        let (root, site) = match x.stack.first() {
+            Some(root) => (root.clone(), x.site),
+            None => (n.text.clone(), n.span),
+        };
+        if x.parts > MAX_EXPANDED_PARTS {
+            self.expansion_too_large(&root, site);
+            false
+        } else if x.depth > MAX_EXPANDED_DEPTH {
+            self.expansion.refused = true;
+            self.error(
+                Code::E0154,
+                site,
+                format!("`{root}` expands to expressions nested more than {MAX_EXPANDED_DEPTH} levels deep"),
+            )
+            .hint = Some("definitions are expanded where they are used, each inside the expression that uses it; nest fewer of them".into());
+            false
+        } else {
+            true
+        }
+    }
+
+    pub(super) fn end_expansion(&mut self) {
+        let root = self.expansion.stack.first().cloned().unwrap_or_default();
+        self.expansion.stack.pop();
+        if self.expansion.stack.is_empty()
+            && !self.expansion.refused
+            && self.expansion.parts > MAX_EXPANDED_PARTS
+        {
+            // The last expansion went over without using another definition after.
+            self.expansion_too_large(&root, self.expansion.site);
+        }
+    }
+
+    fn expansion_too_large(&mut self, root: &str, site: Span) {
+        self.expansion.refused = true;
+        self.error(
+            Code::E0154,
+            site,
+            format!("`{root}` expands to more than {MAX_EXPANDED_PARTS} parts"),
+        )
+        .hint = Some("definitions are expanded where they are used: one used twice in another doubles its size; use fewer copies, or a simpler definition".into());
     }
 
     // ---------- cell tests ----------

@@ -87,6 +87,30 @@ struct Scope {
     next_slot: u8,
 }
 
+/// Most parts (expressions, cell tests, directions) that expanding definitions may add to
+/// a file's rules: each use copies a definition, so a few lines could otherwise expand
+/// to exponentially many.
+pub const MAX_EXPANDED_PARTS: usize = 100_000;
+
+/// Deepest nesting of expressions inside one another once definitions are expanded
+/// (the syntax stage bounds each expression as written; expansions stack them).
+pub const MAX_EXPANDED_DEPTH: usize = 1_000;
+
+/// The definitions being expanded and what expanding has cost so far.
+#[derive(Default)]
+struct Expansion {
+    /// Definitions being expanded, innermost last (to detect recursion).
+    stack: Vec<String>,
+    /// Where the outermost of them is used.
+    site: Span,
+    /// Parts produced by all expansions so far.
+    parts: usize,
+    /// Expressions being lowered inside one another, through expansions.
+    depth: usize,
+    /// A limit was hit and reported: further expansions are skipped silently.
+    refused: bool,
+}
+
 /// What broken sections (syntax errors) may have said: their words are not reported as
 /// unknown or unused, and a broken `board` or `players` is not reported missing.
 #[derive(Default)]
@@ -107,8 +131,7 @@ pub(crate) struct Checker<'a> {
     regions: Vec<ir::Region>,
     flags: Vec<ir::Flag>,
     counters: Vec<ir::Counter>,
-    /// Definitions being expanded, innermost last (to detect recursion).
-    expanding: Vec<String>,
+    expansion: Expansion,
     effects: Vec<Vec<ir::Effect>>,
     leaps: Vec<Vec<(i8, i8)>>,
     tracks_repetition: bool,
@@ -138,7 +161,7 @@ impl<'a> Checker<'a> {
             regions: Vec::new(),
             flags: Vec::new(),
             counters: Vec::new(),
-            expanding: Vec::new(),
+            expansion: Expansion::default(),
             effects: Vec::new(),
             leaps: Vec::new(),
             tracks_repetition: false,

@@ -71,6 +71,7 @@ impl<'a> Checker<'a> {
                     .map(|r| if d.opposite { self.opposite(r) } else { r }),
             );
         }
+        self.count_parts(out.len());
         out
     }
 
@@ -129,6 +130,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn test(&mut self, t: &ast::Test) -> Option<ir::Test> {
+        self.count_parts(1);
         let all = |c: &mut Self, v: &[ast::Test]| -> Option<Vec<ir::Test>> {
             // Every part is checked, so that each mistake is reported.
             let parts: Vec<Option<ir::Test>> = v.iter().map(|x| c.test(x)).collect();

@@ -289,6 +289,12 @@ catalogue! {
         wrong: "define a = b\ndefine b = a",
         right: "define a = to is empty\ndefine b = a",
     }
+    E0154 {
+        title: "definition expands too much",
+        explanation: "Definitions are expanded where they are used: each use is a copy of the definition, with the definitions it uses copied inside. A definition used twice in the next, over a few lines, would expand to millions of parts. The expansions of a file may add at most 100,000 parts (expressions, cell tests and directions) to its rules, nested at most 1,000 levels deep.",
+        wrong: "define a = to is empty\ndefine b = a and a\ndefine c = b and b\n...\ndefine z = y and y\nlegal if z",
+        right: "define a = to is empty\nlegal if a",
+    }
     W0201 {
         title: "piece without move rules",
         explanation: "A piece that stands on the board or in a hand has no `moves` rule, so it can never move. Fine for blockers; often a forgotten rule.",
