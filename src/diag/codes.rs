@@ -189,7 +189,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags and 8 counters.",
+        explanation: "At most 32 piece types, 4 flags, 8 counters and 253 regions (256 with the built-in `all`, `edge` and `corners`).",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
