@@ -249,18 +249,36 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
     report(e.path(), text, &diags, format).max(1)
 }
 
+/// Most diagnostics of one file shown in human format; JSON lists them all.
+const MAX_SHOWN: usize = 100;
+
 fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
-    for d in diags {
+    // One index for the whole file: each diagnostic is then placed without a scan.
+    let index = diag::SourceIndex::new(source);
+    let shown = match format {
+        Format::Human => MAX_SHOWN,
+        Format::Json => usize::MAX,
+    };
+    for d in diags.iter().take(shown) {
         let text = match format {
-            Format::Human => diag::render(d, path, source),
+            Format::Human => diag::render_indexed(d, path, &index),
             Format::Json => {
-                let json = serde_json::to_string(&diag::to_json(d, path, source))
+                let json = serde_json::to_string(&diag::to_json_indexed(d, path, &index))
                     .expect("diagnostics serialize");
                 json + "\n"
             }
         };
         let _ = err.write_all(text.as_bytes());
+    }
+    if let Some(rest) = diags.get(shown..).filter(|r| !r.is_empty()) {
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "... and {} more diagnostic(s) in {} ({errors} error(s)) not shown; `--format json` lists them all",
+            rest.len(),
+            diag::visible(path)
+        );
     }
     if diags.iter().any(Diagnostic::is_error) {
         1

@@ -197,7 +197,11 @@ pub fn sections() -> impl Iterator<Item = &'static str> {
 /// Whether a name is taken by the language: a built-in value, test, region, player or a
 /// direction word of any board.
 pub fn is_builtin_name(word: &str) -> bool {
-    BUILTINS.iter().any(|b| b.word == word) || crate::geometry::direction_words().contains(&word)
+    static DIRECTIONS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    BUILTINS.iter().any(|b| b.word == word)
+        || DIRECTIONS
+            .get_or_init(crate::geometry::direction_words)
+            .contains(&word)
 }
 
 /// The name of a keyword's grammar rule.

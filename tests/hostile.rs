@@ -263,3 +263,34 @@ fn the_deepest_programs_accepted_run_on_a_small_stack() {
         }
     }
 }
+
+#[test]
+fn thousands_of_diagnostics_are_reported_in_linear_time() {
+    let cases = [
+        ("unused", fill(HEAD, "define unused{} = true\n", "")),
+        ("unknown", fill(HEAD, "define unused{} = unknown{}\n", "")),
+        // All on one line: placing and showing each error must not scan the line.
+        (
+            "setup",
+            fill(&format!("{HEAD}setup {{"), " white Queen{} a1", " }\n"),
+        ),
+        ("regions", fill(HEAD, "region r-{} = a1\n", "")),
+    ];
+    for (name, text) in cases {
+        let path = temp_file(&format!("many_{name}.game"), &text);
+        let human = within_budget(&["check", &path]);
+        let json = within_budget(&["check", "--format", "json", &path]);
+        assert!(json.err.lines().count() > 10_000, "{name}");
+        // Every diagnostic in JSON; the first hundred for a person, then how many more.
+        let shown = human.err.matches("\n  --> ").count();
+        assert_eq!(shown, 100, "{name}");
+        let rest = json.err.lines().count() - 100;
+        assert!(
+            human
+                .err
+                .contains(&format!("... and {rest} more diagnostic(s)")),
+            "{name}: {}",
+            &human.err[human.err.len() - 300..]
+        );
+    }
+}
