@@ -294,3 +294,21 @@ fn thousands_of_diagnostics_are_reported_in_linear_time() {
         );
     }
 }
+
+#[test]
+fn counts_in_hand_that_add_up_past_the_limit_are_refused_not_wrapped() {
+    let text = "game \"Hand\" { }\nplayers { white black }\nboard 3 x 3\npiece King letter K\nsetup { black King c3 }\nhand { white King 65535  white King 1 }\nmoves King { place on empty  step all to empty }\nend { when no moves: next loses }\n";
+    let r = within_budget(&["moves", &temp_file("hand_total.game", text)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err
+            .contains("error[E0124]: `white` holds 65536 `King` in hand in all"),
+        "{}",
+        r.err
+    );
+    // At the limit, the game plays: every empty cell can take a King.
+    let text = text.replace("white King 1 ", "");
+    let r = within_budget(&["moves", &temp_file("hand_full.game", &text)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out.lines().count(), 8, "{}", r.out);
+}

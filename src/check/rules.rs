@@ -6,7 +6,7 @@ use super::{Checker, Place, Scope};
 use crate::diag::Code;
 use crate::ir::{self, Cell};
 use crate::syntax::ast::{self, Item};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What the rules of a file lower to, before assembly.
 #[derive(Default)]
@@ -24,6 +24,8 @@ pub(super) struct Rules {
     pub end: Vec<ir::EndRule>,
     /// Some setup or hand entry failed to resolve: whole-file checks about pieces are moot.
     pub setup_incomplete: bool,
+    /// Pieces in hand per player and piece type, over every entry: they add up.
+    pub hand_totals: HashMap<(u8, u8), u32>,
 }
 
 impl<'a> Checker<'a> {
@@ -191,10 +193,27 @@ impl<'a> Checker<'a> {
                 r.setup_incomplete = true;
                 continue;
             }
-            match (player, piece) {
-                (Some(player), Some(piece)) => r.hand.push((player, piece, *n as u16)),
-                _ => r.setup_incomplete = true,
+            let (Some(player), Some(piece)) = (player, piece) else {
+                r.setup_incomplete = true;
+                continue;
+            };
+            let total = r.hand_totals.entry((player, piece)).or_default();
+            if *total + *n as u32 > u32::from(u16::MAX) {
+                let msg = format!(
+                    "`{}` holds {} `{}` in hand in all",
+                    e.player.text,
+                    *total + *n as u32,
+                    p.text
+                );
+                self.error(Code::E0124, *span, msg).hint = Some(format!(
+                    "entries for the same player and piece add up, to at most {}",
+                    u16::MAX
+                ));
+                r.setup_incomplete = true;
+                continue;
             }
+            *total += *n as u32;
+            r.hand.push((player, piece, *n as u16));
         }
     }
 

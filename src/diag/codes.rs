@@ -225,7 +225,7 @@ catalogue! {
     }
     E0124 {
         title: "count in hand out of range",
-        explanation: "A player holds from 0 to 65,535 pieces of one type in hand.",
+        explanation: "A player holds from 0 to 65,535 pieces of one type in hand. Entries for the same player and piece add up, and so must stay within the same bound.",
         wrong: "hand { white Stone -1 }",
         right: "hand { white Stone 32 }",
     }
