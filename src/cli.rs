@@ -87,8 +87,8 @@ enum Command {
     Bench {
         #[arg(required = true)]
         games: Vec<String>,
-        /// Time to spend on each game.
-        #[arg(long, default_value_t = 2.0)]
+        /// Time to spend on each game, in seconds (above 0, at most 3600).
+        #[arg(long, default_value_t = 2.0, value_parser = bench_seconds)]
         seconds: f64,
     },
     /// Explain a diagnostic code, with a wrong and a corrected example.
@@ -334,6 +334,18 @@ fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position)
     })
 }
 
+/// Longest `bench --seconds` accepted: the loop runs until that much time is measured.
+const MAX_BENCH_SECONDS: f64 = 3600.0;
+
+fn bench_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_BENCH_SECONDS => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_BENCH_SECONDS}"
+        )),
+    }
+}
+
 fn bench(games: &[String], seconds: f64) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
@@ -356,7 +368,9 @@ fn bench(games: &[String], seconds: f64) -> i32 {
         let code = with_engine(path, |engine| {
             let before = calib();
             let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
-            while secs < seconds {
+            // The wall clock ends the loop: the playouts' own timings could add up to nothing.
+            let wall = std::time::Instant::now();
+            while wall.elapsed().as_secs_f64() < seconds {
                 let s = engine.playouts(10, seed, 100_000);
                 seed += 1;
                 count += s.count;
@@ -366,13 +380,14 @@ fn bench(games: &[String], seconds: f64) -> i32 {
             // The calibration runs just before and just after each game, averaged.
             let base = (before + calib()) / 2.0;
             calibrations.push(base);
+            let secs = secs.max(1e-9);
             let pps = plies as f64 / secs;
             out.push_str(&format!(
                 "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
                 engine.game().name,
                 pps,
                 count as f64 / secs,
-                plies as f64 / count as f64,
+                plies as f64 / count.max(1) as f64,
                 pps / base * 1e6
             ));
             0

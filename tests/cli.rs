@@ -236,3 +236,20 @@ fn a_turn_that_never_passes_is_stopped_with_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn bench_refuses_a_duration_that_is_not_a_sane_number_of_seconds() {
+    for bad in ["inf", "1e308", "0", "nan", "-0.5", "3601", "two"] {
+        let arg = format!("--seconds={bad}");
+        let (code, out, err) = regula(&["bench", "games/tablut.game", &arg]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert_eq!(out, "");
+        assert!(
+            err.contains("expected a number of seconds above 0 and at most 3600"),
+            "{bad}: {err}"
+        );
+    }
+    let (code, out, err) = regula(&["bench", "games/tablut.game", "--seconds", "0.05"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("NaN") && out.contains("Tablut"), "{out}");
+}
