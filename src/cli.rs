@@ -208,12 +208,16 @@ pub fn main() -> i32 {
             Err(code) => code,
             Ok(source) => match regula::compile(&source) {
                 Ok((program, _)) => {
-                    let pretty = ron::ser::PrettyConfig::default();
-                    match ron::ser::to_string_pretty(&program, pretty) {
+                    // The syntax stage and the checker bound the depth of every program
+                    // accepted; RON's own limit is lower and would refuse some of them.
+                    let ron = ron::Options::default().without_recursion_limit();
+                    match ron.to_string_pretty(&program, ron::ser::PrettyConfig::default()) {
                         Ok(s) => print(&format!("{s}\n")),
-                        Err(e) => {
-                            eprintln!("error: cannot print the IR: {e}");
-                            1
+                        Err(_) => {
+                            eprintln!(
+                                "error: internal failure: the IR cannot be printed; please report it with the game file"
+                            );
+                            101
                         }
                     }
                 }
