@@ -312,3 +312,41 @@ fn counts_in_hand_that_add_up_past_the_limit_are_refused_not_wrapped() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(r.out.lines().count(), 8, "{}", r.out);
 }
+
+#[test]
+fn numbers_out_of_range_are_reported_where_they_stand() {
+    let huge = "99999999999999999999";
+    let r = within_budget(&[
+        "moves",
+        &temp_file(
+            "huge_compare.game",
+            &format!("{HEAD}legal if {huge} == 9223372036854775807\n"),
+        ),
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.err.contains("error[E0007]"), "{}", r.err);
+    // Every place a number can stand.
+    for (place, text) in [
+        ("board", format!("board {huge} x 1")),
+        ("rank", format!("region r = rank {huge}")),
+        ("hand", format!("hand {{ white King {huge} }}")),
+        ("counter", format!("counter c = -{huge}")),
+        ("max", format!("moves King {{ slide N max {huge} }}")),
+        ("leap", format!("moves King {{ leap 1 {huge} }}")),
+        ("expression", format!("score = {huge} * 2")),
+    ] {
+        let source = format!("{HEAD}{text}\n");
+        let diags = regula::compile(&source).unwrap_err();
+        let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{place}: {errors:?}");
+        assert_eq!(errors[0].code, regula::diag::Code::E0007, "{place}");
+        let at = errors[0].span.unwrap().start;
+        assert!(
+            source[at..].trim_start_matches('-').starts_with(huge),
+            "{place}"
+        );
+    }
+    // The extremes themselves are numbers.
+    let source = format!("{HEAD}legal if -9223372036854775808 < 9223372036854775807\n");
+    assert!(regula::compile(&source).is_ok());
+}

@@ -79,6 +79,12 @@ catalogue! {
         wrong: "define far = not not not not ... (a hundred levels) ... true",
         right: "define near = a1 is empty\ndefine far = not near",
     }
+    E0007 {
+        title: "number out of range",
+        explanation: "Numbers are whole numbers from -9,223,372,036,854,775,808 to 9,223,372,036,854,775,807; a longer one cannot be read, and is not silently replaced by another. Each place that takes a number may accept less (boards, counters, hands, slides and leaps say how much).",
+        wrong: "legal if moves-made < 99999999999999999999",
+        right: "legal if moves-made < 1000",
+    }
     E0100 {
         title: "unknown name",
         explanation: "A name in an expression is not a variable, definition, counter, player, direction, square or built-in.",

@@ -23,14 +23,9 @@ fn name(p: Pair<Rule>) -> Name {
 }
 
 fn int(p: Pair<Rule>) -> i64 {
-    // Out-of-range numbers saturate; the checker rejects them with a location.
     p.as_str()
         .parse()
-        .unwrap_or(if p.as_str().starts_with('-') {
-            i64::MIN
-        } else {
-            i64::MAX
-        })
+        .expect("items with numbers out of range are refused before they are lowered")
 }
 
 fn string(p: Pair<Rule>) -> String {

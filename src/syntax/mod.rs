@@ -78,11 +78,42 @@ pub fn parse(source: &str) -> Parsed {
                     out.diagnostics.push(too_deep(deep));
                     out.file.items.push(broken(source, span));
                 }
-                None => out.file.items.push(lower::item(p)),
+                None => {
+                    let bad = numbers_out_of_range(&p);
+                    if bad.is_empty() {
+                        out.file.items.push(lower::item(p));
+                    } else {
+                        out.diagnostics.extend(bad);
+                        out.file.items.push(broken(source, span));
+                    }
+                }
             },
         }
     }
     out
+}
+
+/// A number that does not fit in 64 bits, for each one in an item: such an item is not
+/// read further, rather than read with another number.
+fn numbers_out_of_range(item: &pest::iterators::Pair<Rule>) -> Vec<Diagnostic> {
+    item.clone()
+        .into_inner()
+        .flatten()
+        .filter(|p| p.as_rule() == Rule::int && p.as_str().parse::<i64>().is_err())
+        .map(|p| {
+            let span = Span::new(p.as_span().start(), p.as_span().end());
+            Diagnostic::new(
+                Code::E0007,
+                span,
+                format!("the number {} is out of range", p.as_str()),
+            )
+            .with_hint(format!(
+                "numbers are whole numbers from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ))
+        })
+        .collect()
 }
 
 fn too_deep(deep: limits::TooDeep) -> Diagnostic {
