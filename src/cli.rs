@@ -6,6 +6,7 @@ use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
 use regula::engine::{Engine, Position};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +33,7 @@ enum Command {
     )]
     Check {
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Treat warnings as errors (exit 1).
@@ -42,7 +43,7 @@ enum Command {
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
     Moves {
-        game: String,
+        game: PathBuf,
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
         after: String,
@@ -52,7 +53,7 @@ enum Command {
         after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
     )]
     Perft {
-        game: String,
+        game: PathBuf,
         depth: u32,
         #[arg(long, default_value = "")]
         after: String,
@@ -63,7 +64,7 @@ enum Command {
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
     Playout {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value_t = 1000)]
         count: u64,
         #[arg(long, default_value_t = 1)]
@@ -75,18 +76,18 @@ enum Command {
     /// Print the board, the player to move (or the result), hands and scores.
     #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
     Show {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value = "")]
         after: String,
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: String },
+    Ir { game: PathBuf },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
         #[arg(required = true)]
-        games: Vec<String>,
+        games: Vec<PathBuf>,
         /// Time to spend on each game, in seconds (above 0, at most 3600).
         #[arg(long, default_value_t = 2.0, value_parser = bench_seconds)]
         seconds: f64,
@@ -221,7 +222,7 @@ pub fn main() -> i32 {
                         }
                     }
                 }
-                Err(diags) => report(&game, &source, &diags, Format::Human),
+                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
             },
         },
         Command::Bench { games, seconds } => bench(&games, seconds),
@@ -244,7 +245,7 @@ fn print(s: &str) -> i32 {
 }
 
 /// Reads a game file, reporting unreadable input (exit code 1).
-fn read(path: &str) -> Result<String, i32> {
+fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
@@ -291,7 +292,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -308,7 +309,7 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
         let failed = diags
             .iter()
             .any(|d| d.severity == Severity::Error || deny_warnings);
-        report(path, &source, &diags, format);
+        report(&path.to_string_lossy(), &source, &diags, format);
         if failed {
             status = 1;
         }
@@ -319,14 +320,14 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
+fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
     match regula::load_file(path) {
         Ok(engine) => f(&engine),
         Err(e) => report_load_error(&e, Format::Human),
     }
 }
 
-fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
+fn with_position(path: &Path, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
     with_engine(path, |engine| {
         let mut pos = engine.start();
         let moves: Vec<&str> = after.split_whitespace().collect();
@@ -350,7 +351,7 @@ fn bench_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-fn bench(games: &[String], seconds: f64) -> i32 {
+fn bench(games: &[PathBuf], seconds: f64) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
     let calib = || {

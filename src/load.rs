@@ -4,6 +4,7 @@
 use crate::diag::{Code, Diagnostic, line_col};
 use crate::engine::Engine;
 use std::io::Read;
+use std::path::Path;
 
 /// Files larger than this are refused before parsing.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
@@ -89,10 +90,12 @@ impl LoadError {
 
 /// Reads a game file's text: at most [`MAX_SOURCE_BYTES`], from a regular file (or, for
 /// `-`, standard input), as UTF-8. Devices and pipes are refused before they are opened, so
-/// that reading never blocks or grows without bound.
-pub fn read_source(path: &str) -> Result<String, LoadError> {
-    let p = path.to_string();
-    let bytes = if path == "-" {
+/// that reading never blocks or grows without bound. The path need not be UTF-8; errors
+/// show it with invalid bytes replaced.
+pub fn read_source(path: impl AsRef<Path>) -> Result<String, LoadError> {
+    let path = path.as_ref();
+    let p = path.to_string_lossy().into_owned();
+    let bytes = if path == Path::new("-") {
         let mut buf = Vec::new();
         std::io::stdin()
             .lock()
@@ -146,10 +149,10 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Reads, checks and compiles a game file into a ready engine.
-pub fn load_file(path: &str) -> Result<Engine, LoadError> {
-    let text = read_source(path)?;
+pub fn load_file(path: impl AsRef<Path>) -> Result<Engine, LoadError> {
+    let text = read_source(&path)?;
     crate::load_str(&text).map_err(|diagnostics| LoadError::Invalid {
-        path: path.to_string(),
+        path: path.as_ref().to_string_lossy().into_owned(),
         text,
         diagnostics,
     })

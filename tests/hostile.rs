@@ -62,6 +62,14 @@ fn peak_kb(pid: u32) -> Option<u64> {
 /// Runs the binary with its output in files (a pipe nobody reads could block it), watching
 /// its peak memory until it exits; kills it after three times the budget.
 fn regula(args: &[&str]) -> Run {
+    regula_os(
+        &args.iter().map(std::ffi::OsStr::new).collect::<Vec<_>>(),
+        Stdio::null(),
+    )
+}
+
+/// [`regula`] with arguments that need not be UTF-8 and a given standard input.
+fn regula_os(args: &[&std::ffi::OsStr], stdin: Stdio) -> Run {
     static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (out_path, err_path) = (
@@ -74,7 +82,7 @@ fn regula(args: &[&str]) -> Run {
     let mut child = Command::new(bin)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(std::fs::File::create(&out_path).unwrap())
         .stderr(std::fs::File::create(&err_path).unwrap())
         .spawn()
@@ -88,7 +96,7 @@ fn regula(args: &[&str]) -> Run {
         if t0.elapsed().as_secs_f64() > 3.0 * SECONDS {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`regula {}` did not finish in time", args.join(" "));
+            panic!("`regula {args:?}` did not finish in time");
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -104,6 +112,10 @@ fn regula(args: &[&str]) -> Run {
 /// Runs `args` and checks the time budget, and for `check` the memory budget.
 fn within_budget(args: &[&str]) -> Run {
     let r = regula(args);
+    checked(args, r)
+}
+
+fn checked(args: &[&str], r: Run) -> Run {
     let what = format!("`regula {}`", args.join(" "));
     assert!(r.code >= 0, "{what} was killed: {}", r.err);
     assert!(
@@ -349,4 +361,73 @@ fn numbers_out_of_range_are_reported_where_they_stand() {
     // The extremes themselves are numbers.
     let source = format!("{HEAD}legal if -9223372036854775808 < 9223372036854775807\n");
     assert!(regula::compile(&source).is_ok());
+}
+
+#[test]
+fn devices_pipes_and_endless_input_fail_fast_with_a_clear_error() {
+    for device in ["/dev/zero", "/dev/urandom"] {
+        if std::path::Path::new(device).exists() {
+            let r = within_budget(&["check", device]);
+            assert_eq!(r.code, 1, "{}", r.err);
+            assert!(
+                r.err
+                    .contains(&format!("error[E0004]: `{device}` is not a regular file")),
+                "{}",
+                r.err
+            );
+        }
+    }
+    // A named pipe with no writer: opening it would block forever.
+    let fifo = dir().join("no_writer.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let fifo = fifo.to_string_lossy().into_owned();
+        for verb in ["check", "moves"] {
+            let r = within_budget(&[verb, &fifo]);
+            assert_eq!(r.code, 1, "{}", r.err);
+            assert!(r.err.contains("is not a regular file"), "{}", r.err);
+        }
+    }
+    // Standard input that never ends is read up to the size limit, no further.
+    if let Ok(zero) = std::fs::File::open("/dev/zero") {
+        let r = checked(
+            &["check", "-"],
+            regula_os(&["check".as_ref(), "-".as_ref()], Stdio::from(zero)),
+        );
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(r.err.contains("error[E0002]"), "{}", r.err);
+    }
+}
+
+#[test]
+fn a_game_file_whose_name_is_not_utf8_can_be_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9-\x1b.game");
+    let path = dir().join(name);
+    let game = std::fs::read_to_string(format!("{}/games/tablut.game", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    std::fs::write(&path, &game).unwrap();
+    let r = regula_os(&["moves".as_ref(), path.as_os_str()], Stdio::null());
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out.lines().count(), 56);
+    // In messages the name is shown with its invalid bytes and controls made visible.
+    std::fs::write(&path, "players { white black }\n").unwrap();
+    let r = regula_os(&["check".as_ref(), path.as_os_str()], Stdio::null());
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("caf\u{fffd}-\u{241b}.game:1:1"), "{}", r.err);
+}
+
+#[test]
+fn control_characters_in_a_file_are_shown_visibly_under_an_aligned_caret() {
+    let path = temp_file("nul.game", &format!("{HEAD}legal if \0 to is empty\n"));
+    let r = within_budget(&["check", &path]);
+    assert_eq!(r.code, 1);
+    assert!(!r.err.contains('\0'), "{}", r.err);
+    assert!(
+        r.err
+            .contains("legal if \u{2400} to is empty\n  |          ^\n"),
+        "{}",
+        r.err
+    );
 }
