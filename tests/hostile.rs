@@ -431,3 +431,111 @@ fn control_characters_in_a_file_are_shown_visibly_under_an_aligned_caret() {
         r.err
     );
 }
+
+/// A 16 x 16 game of Kings, with the given rules: on a board full of pieces, or with one
+/// King each.
+fn kings(full: bool, moves: &str, rules: &str) -> String {
+    let cells: Vec<String> = (1..=16)
+        .flat_map(|r| (b'a'..=b'p').map(move |f| format!("{}{r}", f as char)))
+        .collect();
+    let (white, black) = if full {
+        let pick = |half: &[String]| -> String {
+            let every_other = half
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i + i / 16) % 2 == 0);
+            every_other
+                .map(|(_, c)| c.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        (pick(&cells[..128]), pick(&cells[128..]))
+    } else {
+        ("h8".to_string(), "a1".to_string())
+    };
+    format!(
+        "game \"Kings\" {{ }}\nplayers {{ white black }}\nboard 16 x 16\npiece King letter K\nsetup {{ white King {white}  black King {black} }}\nmoves King {{ {moves} }}\n{rules}\nend {{ when no moves: next loses }}\n"
+    )
+}
+
+fn quantifiers(n: usize) -> String {
+    (0..n).map(|i| format!("all v{i} in all: ")).collect()
+}
+
+#[test]
+fn rules_that_would_take_hours_per_position_are_refused_at_once() {
+    let bomb = kings(
+        false,
+        "step all to empty",
+        &format!("legal if {}find attacked != from", quantifiers(6)),
+    );
+    let path = temp_file("bomb.game", &bomb);
+    for verb in ["check", "moves"] {
+        let r = within_budget(&[verb, &path]);
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(
+            r.err
+                .contains("error[E0155]: `legal if`, judged for every candidate move,"),
+            "{}",
+            r.err
+        );
+    }
+}
+
+#[test]
+fn the_costliest_games_accepted_list_their_moves_within_the_budget() {
+    // The worst cases found for each way of making a position costly, each just below a
+    // limit (the size of the file, or the cost of a position).
+    let cases = [
+        ("legal_chain", {
+            let unit = "from is empty and ";
+            let n =
+                (MAX_BYTES - kings(true, "step all to empty", "legal if true").len()) / unit.len();
+            kings(
+                true,
+                "step all to empty",
+                &format!("legal if {}true", unit.repeat(n)),
+            )
+        }),
+        (
+            "duplicate_rules",
+            kings(false, &"slide all to empty or enemy\n".repeat(13_000), ""),
+        ),
+        (
+            "quantifiers",
+            kings(
+                true,
+                "step all to empty",
+                &format!("legal if {}from is empty", quantifiers(5)),
+            ),
+        ),
+        (
+            "effects",
+            kings(
+                true,
+                "step all to empty",
+                &format!(
+                    "legal if from is empty\nafter move {{ {}if to + v0 is empty {{ remove to + v0 }}{} }}",
+                    (0..5)
+                        .map(|i| format!("for v{i} in all {{ "))
+                        .collect::<String>(),
+                    " }".repeat(5)
+                ),
+            ),
+        ),
+    ];
+    for (name, text) in cases {
+        let path = temp_file(&format!("costly_{name}.game"), &text);
+        let r = within_budget(&["check", &path]);
+        assert_eq!(r.code, 0, "{name} is refused: {}", r.err);
+        let moves = within_budget(&["moves", &path]);
+        assert_eq!(moves.code, 0, "{name}: {}", moves.err);
+        let perft = within_budget(&["perft", &path, "1"]);
+        assert_eq!(
+            perft.out.trim(),
+            moves.out.lines().count().to_string(),
+            "{name}"
+        );
+        within_budget(&["ir", &path]);
+    }
+}

@@ -9,6 +9,7 @@
 //! - `lints`: whole-file checks (unused names, pieces that never move, unreachable rules);
 //! - `symbols`: the one table of declared names.
 
+mod cost;
 mod declare;
 mod expr;
 mod lints;
@@ -31,14 +32,17 @@ pub fn check(file: &ast::File) -> (Option<Program>, Vec<Diagnostic>) {
     let mut c = Checker::new(file);
     let game = c.run(file);
     let has_error = c.diags.iter().any(Diagnostic::is_error);
-    c.diags.sort_by_key(|d| (d.start(), d.code));
     let program = match (has_error || c.broken.any, game) {
-        (false, Some(game)) => Some(Program {
-            game,
-            effects: c.effects,
-        }),
+        (false, Some(game)) => {
+            let program = Program {
+                game,
+                effects: std::mem::take(&mut c.effects),
+            };
+            c.check_cost(&program).then_some(program)
+        }
         _ => None,
     };
+    c.diags.sort_by_key(|d| (d.start(), d.code));
     (program, c.diags)
 }
 
@@ -139,6 +143,19 @@ pub(crate) struct Checker<'a> {
     scope: Scope,
     place: Option<Place>,
     broken: Broken,
+    /// Where the parts of the game whose cost is bounded were written.
+    cost_spans: CostSpans,
+}
+
+/// Where each part of a game was written, to point at the one that costs too much.
+#[derive(Default)]
+struct CostSpans {
+    moves: Span,
+    legal: Span,
+    effects: Span,
+    /// One per end rule of the game, in order.
+    end: Vec<Span>,
+    score: Span,
 }
 
 impl<'a> Checker<'a> {
@@ -169,6 +186,7 @@ impl<'a> Checker<'a> {
             scope: Scope::default(),
             place: None,
             broken,
+            cost_spans: CostSpans::default(),
         }
     }
 
@@ -197,6 +215,55 @@ impl<'a> Checker<'a> {
             d.hint = Some(format!("did you mean `{s}`?"));
         }
         Some(d)
+    }
+
+    /// Whether one position of the game costs the engine a bounded amount of work; if not,
+    /// the part that costs most is reported.
+    fn check_cost(&mut self, program: &Program) -> bool {
+        let Some(board) = &self.board else {
+            return true;
+        };
+        let cost = cost::position_cost(program, board);
+        if cost.total() <= cost::MAX_POSITION_COST {
+            return true;
+        }
+        let s = &self.cost_spans;
+        let mut parts = vec![
+            (cost.moves, s.moves, "the move rules".to_string()),
+            (
+                cost.legal,
+                s.legal,
+                "`legal if`, judged for every candidate move,".into(),
+            ),
+            (
+                cost.effects,
+                s.effects,
+                "the effects of every candidate move".into(),
+            ),
+            (cost.score, s.score, "the score".into()),
+        ];
+        for (c, span) in cost.end.iter().zip(&s.end) {
+            parts.push((*c, *span, "this end rule".into()));
+        }
+        let (steps, span, what) = parts
+            .into_iter()
+            .max_by_key(|p| p.0)
+            .expect("parts of the cost");
+        let steps = if steps == u64::MAX {
+            "more than 1.8e19".to_string()
+        } else {
+            format!("up to {:.1e}", steps as f64)
+        };
+        self.error(
+            Code::E0155,
+            span,
+            format!("{what} may cost {steps} steps in one position"),
+        )
+        .hint = Some(format!(
+            "one position may cost at most {:.0e} steps; quantifiers, `find`, `count`, `first`, slides and `attacked` multiply the cost of what they contain",
+            cost::MAX_POSITION_COST as f64
+        ));
+        false
     }
 
     fn run(&mut self, file: &'a ast::File) -> Option<ir::Game> {

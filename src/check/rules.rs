@@ -65,6 +65,9 @@ impl<'a> Checker<'a> {
                     }
                 }
                 Item::Moves { pieces, body } | Item::Attacks { pieces, body } => {
+                    if matches!(item, Item::Moves { .. }) && r.moves.iter().all(Option::is_none) {
+                        self.cost_spans.moves = pieces[0].span;
+                    }
                     let mask = pieces
                         .iter()
                         .fold(0, |m, p| m | self.piece_set(p).unwrap_or(0));
@@ -83,8 +86,13 @@ impl<'a> Checker<'a> {
                     }
                 }
                 Item::After {
-                    pieces, effects, ..
+                    pieces,
+                    effects,
+                    span,
                 } => {
+                    if r.after.is_empty() {
+                        self.cost_spans.effects = *span;
+                    }
                     let mask = match pieces {
                         None => u32::MAX,
                         Some(list) => list
@@ -99,6 +107,7 @@ impl<'a> Checker<'a> {
                     });
                 }
                 Item::Legal(e) => {
+                    self.cost_spans.legal = e.span;
                     self.enter(Place::Effect);
                     if r.legal.is_some() {
                         self.error(Code::E0112, e.span, "`legal if` is given twice")
@@ -108,6 +117,7 @@ impl<'a> Checker<'a> {
                 }
                 Item::Pass(_) => r.forced_pass = true,
                 Item::Score(e) => {
+                    self.cost_spans.score = e.span;
                     self.enter(Place::End);
                     r.score = self.int(e);
                 }
@@ -256,6 +266,7 @@ impl<'a> Checker<'a> {
         };
         if let (Some(cond), Some(outcome)) = (cond, outcome) {
             r.end.push(ir::EndRule { cond, outcome });
+            self.cost_spans.end.push(rule.span);
         }
     }
 

@@ -301,6 +301,12 @@ catalogue! {
         wrong: "define a = to is empty\ndefine b = a and a\ndefine c = b and b\n...\ndefine z = y and y\nlegal if z",
         right: "define a = to is empty\nlegal if a",
     }
+    E0155 {
+        title: "rules too costly",
+        explanation: "Every position, the engine generates the moves of every piece, plays each candidate on a copy to judge `legal if`, and evaluates the end rules. A construct that loops multiplies the cost of what it contains: a quantifier by its directions, `find` and `count cells` by the cells of the board, `first` and slides by the longest line, `attacked` and `count attacks` by the attack rules of every piece. The checker bounds the work of one position from above (in steps, each about one part of a rule on one cell) and refuses a game whose bound passes 1,000,000,000: such rules would make listing the moves of one position take minutes or years. The message names the most costly part.",
+        wrong: "legal if any a in all: any b in all: any c in all: any d in all:\n  any e in all: any f in all: find attacked == from",
+        right: "legal if not (find friend King is attacked)",
+    }
     W0201 {
         title: "piece without move rules",
         explanation: "A piece that stands on the board or in a hand has no `moves` rule, so it can never move. Fine for blockers; often a forgotten rule.",
