@@ -2,6 +2,10 @@
 //! (`tests/fuzz_corpus.rs`): whatever the input, nothing panics, and the engine agrees
 //! with itself.
 
+mod games;
+
+pub use games::{check_engine, random_game};
+
 use crate::engine::Engine;
 use crate::engine::state::Move;
 
