@@ -179,6 +179,14 @@ fn nesting_without_brackets_is_refused_before_parsing() {
         // Refused before the parser recurses: no more memory than a small file needs.
         assert!(r.peak_kb < 64 * 1024, "{name}: {} KB", r.peak_kb);
     }
+    let text = fill(
+        &format!("{HEAD}moves King {{ if true {{ }}"),
+        " else if true { }",
+        " }\n",
+    );
+    let r = within_budget(&["check", &temp_file("prefix_else_if.game", &text)]);
+    assert!(r.err.contains("error[E0006]"), "{}", r.err);
+    assert!(r.peak_kb < 64 * 1024, "else if: {} KB", r.peak_kb);
 }
 
 /// `define name0 = base`, then each next definition made of the one before.

@@ -84,7 +84,7 @@ pub fn brackets(source: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
 }
 
 /// Where constructs that open a level of nesting without a bracket (`not`, `as P:`,
-/// `any d in D:`, `first … from … toward`) first nest deeper than [`MAX_TREE_DEPTH`], if
+/// `any d in D:`, `first … from … toward`, `else if`) first nest deeper than [`MAX_TREE_DEPTH`], if
 /// they do. The parser recurses once per such level, before the tree can be measured, so
 /// their nesting is bounded from the text first. The count errs on the high side, never
 /// the low: a level is closed only where the grammar must have closed it — `and` and `or`
@@ -104,9 +104,15 @@ pub fn prefixes_too_deep(source: &str) -> Option<Span> {
     let mut open: Vec<Open> = Vec::new();
     // The number of levels open at each bracket open.
     let mut brackets: Vec<usize> = Vec::new();
+    let mut after_else = false;
     for (at, t) in tokens(source) {
         let base = brackets.last().copied().unwrap_or(0);
+        let else_if = after_else && t == Token::Word("if");
+        after_else = t == Token::Word("else");
         match t {
+            // `else if` nests the next `if` in the one before, up to the end of the chain.
+            Token::Word("else") => open.push(Open::Body),
+            Token::Word("if") if else_if => {}
             Token::Bracket(b'(' | b'{') => brackets.push(open.len()),
             Token::Bracket(_) => open.truncate(brackets.pop().unwrap_or(0)),
             Token::Assign => open.truncate(base),
@@ -269,6 +275,16 @@ mod tests {
             let text = format!("legal if {}{tail}", unit.repeat(3 * MAX_TREE_DEPTH));
             assert_eq!(prefixes_too_deep(&text), None, "{unit}");
         }
+        let chain = format!(
+            "moves K {{ if true {{ }}{} }}",
+            " else if true { }".repeat(MAX_TREE_DEPTH + 1)
+        );
+        assert!(prefixes_too_deep(&chain).is_some());
+        let ifs = format!(
+            "moves K {{ {} }}",
+            "if true { } else { } ".repeat(3 * MAX_TREE_DEPTH)
+        );
+        assert_eq!(prefixes_too_deep(&ifs), None);
         let rules = "end { when as a: true: draw }\n".repeat(3 * MAX_TREE_DEPTH);
         assert_eq!(prefixes_too_deep(&rules), None);
         let effects = format!(
