@@ -21,8 +21,49 @@ pub const MAX_POSITION_COST: u64 = 1_000_000_000;
 /// the others for duplicates and playing it on a copy of the position.
 const CANDIDATE_COST: u64 = 100;
 
+/// Steps that building the engine costs per statement of an attack rule and per cell: it
+/// works out which cells each piece could ever attack from each cell (measured at about
+/// thirty times a step of evaluation).
+const BUILD_COST: u64 = 30;
+
+/// Most parts (statements, conditions, cell tests…) the move and attack rules of all piece
+/// types may have together, a rule written for several types counting once for each.
+pub const MAX_RULE_PARTS: usize = 1_000_000;
+
+/// The number of parts of some statements.
+pub(super) fn parts(stmts: &[Stmt]) -> usize {
+    struct Count(usize);
+    impl Visitor for Count {
+        fn stmt(&mut self, s: &Stmt) {
+            self.0 += 1;
+            visit::walk_stmt(self, s)
+        }
+        fn cond(&mut self, c: &Cond) {
+            self.0 += 1;
+            visit::walk_cond(self, c)
+        }
+        fn int(&mut self, e: &IntExpr) {
+            self.0 += 1;
+            visit::walk_int(self, e)
+        }
+        fn cell(&mut self, e: &CellExpr) {
+            self.0 += 1;
+            visit::walk_cell(self, e)
+        }
+        fn test(&mut self, t: &Test) {
+            self.0 += 1;
+            visit::walk_test(self, t)
+        }
+    }
+    let mut c = Count(0);
+    visit::walk_stmts(&mut c, stmts);
+    c.0
+}
+
 /// The parts of a game's cost per position, for saying which one is too large.
 pub(super) struct PositionCost {
+    /// Building the engine (once, but before the first position).
+    pub build: u64,
     /// Generating the candidate moves of every piece.
     pub moves: u64,
     /// Judging `legal if` for every candidate.
@@ -42,6 +83,7 @@ impl PositionCost {
         self.end
             .iter()
             .fold(self.moves, |a, &b| a.saturating_add(b))
+            .saturating_add(self.build)
             .saturating_add(self.legal)
             .saturating_add(self.effects)
             .saturating_add(self.score)
@@ -209,6 +251,12 @@ pub(super) fn position_cost(program: &Program, board: &Board) -> PositionCost {
     let attack_rules: Vec<&Vec<Stmt>> = (0..g.pieces.len())
         .map(|p| g.attacks[p].as_ref().unwrap_or(&g.moves[p]))
         .collect();
+    let build = attack_rules
+        .iter()
+        .map(|r| counter.of(|c| visit::walk_stmts(c, r)).0)
+        .fold(0, u64::saturating_add)
+        .saturating_mul(cells)
+        .saturating_mul(BUILD_COST);
     for _ in 0..2 {
         let worst = attack_rules
             .iter()
@@ -258,6 +306,7 @@ pub(super) fn position_cost(program: &Program, board: &Board) -> PositionCost {
         .as_ref()
         .map_or(0, |s| counter.of(|c| c.int(s)).0.saturating_mul(2));
     PositionCost {
+        build,
         moves: moves.saturating_add(candidates.saturating_mul(CANDIDATE_COST)),
         legal: candidates.saturating_mul(legal),
         effects: candidates.saturating_mul(then.saturating_add(after)),

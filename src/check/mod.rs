@@ -145,6 +145,9 @@ pub(crate) struct Checker<'a> {
     broken: Broken,
     /// Where the parts of the game whose cost is bounded were written.
     cost_spans: CostSpans,
+    /// Parts of the move and attack rules of all piece types so far (see
+    /// [`cost::MAX_RULE_PARTS`]); `None` once the bound was passed and reported.
+    rule_parts: Option<usize>,
 }
 
 /// Where each part of a game was written, to point at the one that costs too much.
@@ -187,6 +190,7 @@ impl<'a> Checker<'a> {
             place: None,
             broken,
             cost_spans: CostSpans::default(),
+            rule_parts: Some(0),
         }
     }
 
@@ -230,6 +234,11 @@ impl<'a> Checker<'a> {
         let s = &self.cost_spans;
         let mut parts = vec![
             (cost.moves, s.moves, "the move rules".to_string()),
+            (
+                cost.build,
+                s.moves,
+                "preparing the attack rules, for every piece type and cell,".into(),
+            ),
             (
                 cost.legal,
                 s.legal,

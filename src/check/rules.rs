@@ -73,6 +73,29 @@ impl<'a> Checker<'a> {
                         .fold(0, |m, p| m | self.piece_set(p).unwrap_or(0));
                     self.enter(Place::Move);
                     let lowered = self.stmts(body);
+                    // A rule for several piece types is copied into each of them.
+                    let copies = (mask & ((1u64 << self.pieces.len()) - 1) as u32).count_ones();
+                    let parts = super::cost::parts(&lowered) * copies as usize;
+                    let keep = match self.rule_parts.map(|n| n + parts) {
+                        Some(n) if n <= super::cost::MAX_RULE_PARTS => {
+                            self.rule_parts = Some(n);
+                            true
+                        }
+                        Some(n) => {
+                            self.rule_parts = None;
+                            self.error(
+                                Code::E0155,
+                                pieces[0].span,
+                                format!("the move and attack rules of the piece types have {n} parts, counting a rule once for each type it is written for"),
+                            )
+                            .hint = Some(format!(
+                                "at most {} are accepted; write fewer rules, or for fewer piece types",
+                                super::cost::MAX_RULE_PARTS
+                            ));
+                            false
+                        }
+                        None => false,
+                    };
                     let table = if matches!(item, Item::Moves { .. }) {
                         &mut r.moves
                     } else {
@@ -80,8 +103,11 @@ impl<'a> Checker<'a> {
                     };
                     for (i, slot) in table.iter_mut().enumerate() {
                         if mask & (1 << i) != 0 {
-                            slot.get_or_insert_with(Vec::new)
-                                .extend(lowered.iter().cloned());
+                            // Refused rules still count as written: no "no move rule" then.
+                            let rules = slot.get_or_insert_with(Vec::new);
+                            if keep {
+                                rules.extend(lowered.iter().cloned());
+                            }
                         }
                     }
                 }
