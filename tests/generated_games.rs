@@ -6,7 +6,7 @@
 use regula::selfcheck::{check_engine, random_game};
 
 /// Games per run; each seed is a different game.
-const GAMES: u64 = 500;
+const GAMES: u64 = 300;
 
 #[test]
 fn generated_games_compile_and_keep_the_engine_invariants() {
