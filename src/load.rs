@@ -118,7 +118,7 @@ pub fn read_source(path: impl AsRef<Path>) -> Result<String, LoadError> {
             return Err(LoadError::NotAFile { path: p });
         }
         let mut buf = Vec::new();
-        std::fs::File::open(path)
+        open_without_waiting(path)
             .and_then(|f| {
                 f.take(MAX_SOURCE_BYTES as u64 + 1)
                     .read_to_end(&mut buf)
@@ -140,10 +140,25 @@ pub fn read_source(path: impl AsRef<Path>) -> Result<String, LoadError> {
     })
 }
 
+/// Opens a file for reading without blocking: a few files that are regular in name (such
+/// as the kernel's log) would otherwise make a read wait for data forever; with
+/// `O_NONBLOCK` they fail at once, and ordinary files are not affected.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::WouldBlock => "it has no data yet (it is not an ordinary file)".into(),
         _ => e.to_string(),
     }
 }
