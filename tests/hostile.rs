@@ -375,16 +375,6 @@ fn numbers_out_of_range_are_reported_where_they_stand() {
 
 #[test]
 fn devices_pipes_and_endless_input_fail_fast_with_a_clear_error() {
-    // The kernel's log is a regular file whose reads wait for new messages.
-    if std::path::Path::new("/proc/kmsg").exists() {
-        let r = within_budget(&["check", "/proc/kmsg"]);
-        assert_eq!(r.code, 1, "{}", r.err);
-        assert!(
-            r.err.contains("error[E0004]: cannot read `/proc/kmsg`"),
-            "{}",
-            r.err
-        );
-    }
     for device in ["/dev/zero", "/dev/urandom"] {
         if std::path::Path::new(device).exists() {
             let r = within_budget(&["check", device]);
