@@ -574,3 +574,26 @@ fn a_rule_written_for_every_piece_type_is_bounded_once_copied_into_each() {
         assert!(!r.err.contains("W0201"), "{}", r.err);
     }
 }
+
+#[test]
+fn a_mistake_in_a_definition_is_reported_once_however_often_it_is_expanded() {
+    // Found by the fuzzer: an unknown name in a definition that doubles at each level was
+    // reported 33,000 times, once per copy.
+    let text = format!(
+        "{HEAD}define level0 = unknown-thing\n{}",
+        (1..=20)
+            .map(|i| format!("define level{i} = level{} and level{}\n", i - 1, i - 1))
+            .collect::<String>()
+    );
+    let diags = regula::compile(&text).unwrap_err();
+    let unknown = diags
+        .iter()
+        .filter(|d| d.code == regula::diag::Code::E0100)
+        .count();
+    assert_eq!(
+        unknown,
+        1,
+        "{:?}",
+        diags.iter().map(|d| d.code).collect::<Vec<_>>()
+    );
+}

@@ -145,6 +145,10 @@ pub(crate) struct Checker<'a> {
     broken: Broken,
     /// Where the parts of the game whose cost is bounded were written.
     cost_spans: CostSpans,
+    /// Every diagnostic reported so far, to report each only once.
+    reported: HashSet<(Code, Span, String)>,
+    /// Where a diagnostic reported before is written again, then dropped.
+    repeated: Diagnostic,
     /// Parts of the move and attack rules of all piece types so far (see
     /// [`cost::MAX_RULE_PARTS`]); `None` once the bound was passed and reported.
     rule_parts: Option<usize>,
@@ -191,11 +195,20 @@ impl<'a> Checker<'a> {
             broken,
             cost_spans: CostSpans::default(),
             rule_parts: Some(0),
+            reported: HashSet::new(),
+            repeated: Diagnostic::unlocated(Code::E0001, ""),
         }
     }
 
     fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::new(code, span, msg));
+        let d = Diagnostic::new(code, span, msg);
+        // A mistake in a definition's body is met again at each use of the definition: it
+        // is reported once, not once per copy (which could be thousands of times).
+        if !self.reported.insert((code, span, d.message.clone())) {
+            self.repeated = d;
+            return &mut self.repeated;
+        }
+        self.diags.push(d);
         self.diags.last_mut().expect("just pushed")
     }
 

@@ -34,13 +34,14 @@ pub fn compile_anything(data: &[u8]) {
             diags
         }
     };
+    let index = crate::diag::SourceIndex::new(source);
     for d in &diags {
         assert!(
             d.span
                 .is_none_or(|s| s.start <= s.end && s.end <= source.len()),
             "span out of the file: {d:?}"
         );
-        let _ = crate::diag::render(d, "fuzz.game", source);
+        let _ = crate::diag::render_indexed(d, "fuzz.game", &index);
     }
 }
 
