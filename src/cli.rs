@@ -6,6 +6,7 @@ use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
 use regula::engine::{Engine, Position};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +33,7 @@ enum Command {
     )]
     Check {
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Treat warnings as errors (exit 1).
@@ -42,7 +43,7 @@ enum Command {
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
     Moves {
-        game: String,
+        game: PathBuf,
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
         after: String,
@@ -52,7 +53,7 @@ enum Command {
         after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
     )]
     Perft {
-        game: String,
+        game: PathBuf,
         depth: u32,
         #[arg(long, default_value = "")]
         after: String,
@@ -66,7 +67,7 @@ enum Command {
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
     Playout {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value_t = 1000)]
         count: u64,
         #[arg(long, default_value_t = 1)]
@@ -82,20 +83,20 @@ enum Command {
     /// Print the board, the player to move (or the result), hands and scores.
     #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
     Show {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value = "")]
         after: String,
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: String },
+    Ir { game: PathBuf },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
         #[arg(required = true)]
-        games: Vec<String>,
-        /// Time to spend on each game.
-        #[arg(long, default_value_t = 2.0)]
+        games: Vec<PathBuf>,
+        /// Time to spend on each game, in seconds (above 0, at most 3600).
+        #[arg(long, default_value_t = 2.0, value_parser = bench_seconds)]
         seconds: f64,
         /// Threads to play on (default: every core); the calibration loop runs on one.
         #[arg(long)]
@@ -238,16 +239,20 @@ pub fn main() -> i32 {
             Err(code) => code,
             Ok(source) => match regula::compile(&source) {
                 Ok((program, _)) => {
-                    let pretty = ron::ser::PrettyConfig::default();
-                    match ron::ser::to_string_pretty(&program, pretty) {
+                    // The syntax stage and the checker bound the depth of every program
+                    // accepted; RON's own limit is lower and would refuse some of them.
+                    let ron = ron::Options::default().without_recursion_limit();
+                    match ron.to_string_pretty(&program, ron::ser::PrettyConfig::default()) {
                         Ok(s) => print(&format!("{s}\n")),
-                        Err(e) => {
-                            eprintln!("error: cannot print the IR: {e}");
-                            1
+                        Err(_) => {
+                            eprintln!(
+                                "error: internal failure: the IR cannot be printed; please report it with the game file"
+                            );
+                            101
                         }
                     }
                 }
-                Err(diags) => report(&game, &source, &diags, Format::Human),
+                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
             },
         },
         Command::Bench {
@@ -276,7 +281,7 @@ fn print(s: &str) -> i32 {
 }
 
 /// Reads a game file, reporting unreadable input (exit code 1).
-fn read(path: &str) -> Result<String, i32> {
+fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
@@ -285,18 +290,36 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
     report(e.path(), text, &diags, format).max(1)
 }
 
+/// Most diagnostics of one file shown in human format; JSON lists them all.
+const MAX_SHOWN: usize = 100;
+
 fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
-    for d in diags {
+    // One index for the whole file: each diagnostic is then placed without a scan.
+    let index = diag::SourceIndex::new(source);
+    let shown = match format {
+        Format::Human => MAX_SHOWN,
+        Format::Json => usize::MAX,
+    };
+    for d in diags.iter().take(shown) {
         let text = match format {
-            Format::Human => diag::render(d, path, source),
+            Format::Human => diag::render_indexed(d, path, &index),
             Format::Json => {
-                let json = serde_json::to_string(&diag::to_json(d, path, source))
+                let json = serde_json::to_string(&diag::to_json_indexed(d, path, &index))
                     .expect("diagnostics serialize");
                 json + "\n"
             }
         };
         let _ = err.write_all(text.as_bytes());
+    }
+    if let Some(rest) = diags.get(shown..).filter(|r| !r.is_empty()) {
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "... and {} more diagnostic(s) in {} ({errors} error(s)) not shown; `--format json` lists them all",
+            rest.len(),
+            diag::visible(path)
+        );
     }
     if diags.iter().any(Diagnostic::is_error) {
         1
@@ -305,7 +328,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -322,7 +345,7 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
         let failed = diags
             .iter()
             .any(|d| d.severity == Severity::Error || deny_warnings);
-        report(path, &source, &diags, format);
+        report(&path.to_string_lossy(), &source, &diags, format);
         if failed {
             status = 1;
         }
@@ -333,14 +356,14 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
+fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
     match regula::load_file(path) {
         Ok(engine) => f(&engine),
         Err(e) => report_load_error(&e, Format::Human),
     }
 }
 
-fn with_position(path: &str, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
+fn with_position(path: &Path, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
     with_engine(path, |engine| {
         let mut pos = engine.start();
         let moves: Vec<&str> = after.split_whitespace().collect();
@@ -357,7 +380,19 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn bench(games: &[String], seconds: f64, threads: usize) -> i32 {
+/// Longest `bench --seconds` accepted: the loop runs until that much time is measured.
+const MAX_BENCH_SECONDS: f64 = 3600.0;
+
+fn bench_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_BENCH_SECONDS => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_BENCH_SECONDS}"
+        )),
+    }
+}
+
+fn bench(games: &[PathBuf], seconds: f64, threads: usize) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
     let calib = || {
@@ -380,7 +415,9 @@ fn bench(games: &[String], seconds: f64, threads: usize) -> i32 {
             let before = calib();
             let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
             let start = engine.start();
-            while secs < seconds {
+            // The wall clock ends the loop: the playouts' own timings could add up to nothing.
+            let wall = std::time::Instant::now();
+            while wall.elapsed().as_secs_f64() < seconds {
                 let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
                 seed += 1;
                 count += s.count;
@@ -390,13 +427,14 @@ fn bench(games: &[String], seconds: f64, threads: usize) -> i32 {
             // The calibration runs just before and just after each game, averaged.
             let base = (before + calib()) / 2.0;
             calibrations.push(base);
+            let secs = secs.max(1e-9);
             let pps = plies as f64 / secs;
             out.push_str(&format!(
                 "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
                 engine.game().name,
                 pps,
                 count as f64 / secs,
-                plies as f64 / count as f64,
+                plies as f64 / count.max(1) as f64,
                 pps / base * 1e6
             ));
             0

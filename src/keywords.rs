@@ -193,6 +193,20 @@ pub fn is_section(word: &str) -> bool {
     keyword(word).is_some_and(|k| k.kind == KeywordKind::Section)
 }
 
+/// Whether a word can never stand inside an expression: a reserved word that only starts
+/// or separates sections, statements, effects and clauses. An expression being read has
+/// ended when one comes (the syntax stage's bound on prefix nesting relies on this).
+pub fn ends_expression(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "when", "for", "let", "if", "else", "step", "slide", "leap", "place", "move", "then",
+        "max", "remove", "clear", "set", "again", "wins", "loses", "draw", "of", "letter", "at",
+        "on", "flip", "change", "put", "while",
+    ];
+    // `moves`, `attacks` and `score` also occur inside expressions (`no moves`,
+    // `count attacks`, the value `score`).
+    (is_section(word) && !matches!(word, "moves" | "attacks" | "score")) || WORDS.contains(&word)
+}
+
 /// The words that start sections, in the reference's order.
 pub fn sections() -> impl Iterator<Item = &'static str> {
     KEYWORDS
@@ -204,7 +218,11 @@ pub fn sections() -> impl Iterator<Item = &'static str> {
 /// Whether a name is taken by the language: a built-in value, test, region, player or a
 /// direction word of any board.
 pub fn is_builtin_name(word: &str) -> bool {
-    BUILTINS.iter().any(|b| b.word == word) || crate::geometry::direction_words().contains(&word)
+    static DIRECTIONS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    BUILTINS.iter().any(|b| b.word == word)
+        || DIRECTIONS
+            .get_or_init(crate::geometry::direction_words)
+            .contains(&word)
 }
 
 /// The name of a keyword's grammar rule.
@@ -422,6 +440,16 @@ mod tests {
         }
         // Longer words first, so that `to` does not hide `toward` in an alternation.
         assert!(g.find("toward").unwrap() < g.find("|to|").unwrap());
+    }
+
+    #[test]
+    fn words_that_end_expressions_are_reserved() {
+        // A name could stand inside an expression: none may be listed.
+        for k in KEYWORDS.iter().filter(|k| ends_expression(k.word)) {
+            assert!(is_reserved(k.word), "{}", k.word);
+        }
+        assert!(ends_expression("when") && ends_expression("board"));
+        assert!(!ends_expression("moves") && !ends_expression("from") && !ends_expression("as"));
     }
 
     #[test]

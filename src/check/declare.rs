@@ -55,6 +55,13 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// A declaration beyond a limit. Its name is not reported unknown where it is used:
+    /// that would only repeat the problem.
+    fn too_many(&mut self, name: &Name, msg: String) {
+        self.error(Code::E0118, name.span, msg);
+        self.broken.words.insert(name.text.clone());
+    }
+
     pub(super) fn declare(&mut self, file: &'a ast::File) {
         self.declare_board_and_players(file);
         // Names of pieces, groups, flags, counters, regions and definitions.
@@ -68,7 +75,7 @@ impl<'a> Checker<'a> {
                 Item::Flag { name, .. } => {
                     if self.flags.len() >= ir::MAX_FLAGS {
                         let msg = format!("more than {} flags", ir::MAX_FLAGS);
-                        self.error(Code::E0118, name.span, msg);
+                        self.too_many(name, msg);
                     } else if self.new_name(name, Symbol::Flag(self.flags.len() as u8)) {
                         self.flags.push(ir::Flag {
                             name: name.text.clone(),
@@ -79,7 +86,7 @@ impl<'a> Checker<'a> {
                 Item::Counter { name, initial } => {
                     if self.counters.len() >= ir::MAX_COUNTERS {
                         let msg = format!("more than {} counters", ir::MAX_COUNTERS);
-                        self.error(Code::E0118, name.span, msg);
+                        self.too_many(name, msg);
                     } else if self.new_name(name, Symbol::Counter(self.counters.len() as u8)) {
                         let initial = i32::try_from(*initial).unwrap_or_else(|_| {
                             self.error(
@@ -97,13 +104,17 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
-                Item::Region { name, .. }
-                    if self.new_name(name, Symbol::Region(self.regions.len() as u8)) =>
-                {
-                    self.regions.push(ir::Region {
-                        name: name.text.clone(),
-                        cells: vec![],
-                    });
+                Item::Region { name, .. } => {
+                    // Room is kept for the built-in regions, numbered like the others.
+                    let max = ir::MAX_REGIONS - BUILTIN_REGIONS.len();
+                    if self.regions.len() >= max {
+                        self.too_many(name, format!("more than {max} regions"));
+                    } else if self.new_name(name, Symbol::Region(self.regions.len() as u8)) {
+                        self.regions.push(ir::Region {
+                            name: name.text.clone(),
+                            cells: vec![],
+                        });
+                    }
                 }
                 Item::Define { name, .. } => {
                     self.new_name(name, Symbol::Define(item));
@@ -298,7 +309,7 @@ impl<'a> Checker<'a> {
     fn declare_piece(&mut self, name: &Name, letter: &Name, shown: &[Name]) {
         if self.pieces.len() >= ir::MAX_PIECES {
             let msg = format!("more than {} piece types", ir::MAX_PIECES);
-            self.error(Code::E0118, name.span, msg);
+            self.too_many(name, msg);
             return;
         }
         if !self.new_name(name, Symbol::Piece(self.pieces.len() as u8)) {

@@ -1,7 +1,7 @@
 //! Expressions: typing and lowering to IR, name resolution with "did you mean"
 //! suggestions, and the expansion of definitions (with recursion detection).
 
-use super::{Checker, Place, Symbol, Value};
+use super::{Checker, MAX_EXPANDED_DEPTH, MAX_EXPANDED_PARTS, Place, Symbol, Value};
 use crate::diag::{Code, Span};
 use crate::geometry::{self, DirWord};
 use crate::ir::{self, CellExpr, Cond, DirRef, IntExpr, PlayerRef};
@@ -77,6 +77,21 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Value> {
+        self.count_parts(1);
+        self.expansion.depth += 1;
+        let v = self.lower_value(e);
+        self.expansion.depth -= 1;
+        v
+    }
+
+    /// Counts parts of the IR produced by an expansion of definitions.
+    pub(super) fn count_parts(&mut self, n: usize) {
+        if !self.expansion.stack.is_empty() {
+            self.expansion.parts += n;
+        }
+    }
+
+    fn lower_value(&mut self, e: &Expr) -> Option<Value> {
         Some(match &e.kind {
             ExprKind::Int(i) => Value::Int(IntExpr::Const(*i)),
             ExprKind::From => {
@@ -105,6 +120,8 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Not(inner) => Value::Bool(Cond::Not(Box::new(self.cond(inner)?))),
             ExprKind::Binary(op, a, b) => return self.binary(e, *op, a, b),
+            ExprKind::And(parts) => Value::Bool(Cond::And(self.logic(parts, true)?)),
+            ExprKind::Or(parts) => Value::Bool(Cond::Or(self.logic(parts, false)?)),
             ExprKind::Is(c, t) => {
                 let c = self.cell(c);
                 let t = self.test(t);
@@ -259,25 +276,25 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// The operands of an `and` (or `or`) chain, each checked even when another fails.
+    /// An operand that is itself the same connective (a definition, a parenthesis) is
+    /// merged into the list, once: the work stays linear in the size of the result.
+    fn logic(&mut self, parts: &[Expr], and: bool) -> Option<Vec<Cond>> {
+        let mut out = Vec::with_capacity(parts.len());
+        let mut ok = true;
+        for p in parts {
+            match self.cond(p) {
+                Some(Cond::And(v)) if and => out.extend(v),
+                Some(Cond::Or(v)) if !and => out.extend(v),
+                Some(c) => out.push(c),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Option<Value> {
         match op {
-            BinOp::And | BinOp::Or => {
-                let a = self.cond(a);
-                let b = self.cond(b);
-                let (a, b) = (a?, b?);
-                let flat = |c: Cond, out: &mut Vec<Cond>| match (c, op) {
-                    (Cond::And(v), BinOp::And) | (Cond::Or(v), BinOp::Or) => out.extend(v),
-                    (c, _) => out.push(c),
-                };
-                let mut v = Vec::new();
-                flat(a, &mut v);
-                flat(b, &mut v);
-                Some(Value::Bool(if op == BinOp::And {
-                    Cond::And(v)
-                } else {
-                    Cond::Or(v)
-                }))
-            }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let va = self.value(a)?;
                 match (va, op) {
@@ -557,8 +574,8 @@ impl<'a> Checker<'a> {
         body: &Expr,
         values: Vec<Value>,
     ) -> Option<Value> {
-        if self.expanding.contains(&n.text) {
-            let chain = self.expanding.join(" → ");
+        if self.expansion.stack.contains(&n.text) {
+            let chain = self.expansion.stack.join(" → ");
             self.error(
                 Code::E0153,
                 n.span,
@@ -572,11 +589,17 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        if self.expanding.len() >= 32 {
+        if self.expansion.stack.len() >= 32 {
             self.error(Code::E0153, n.span, "definitions are nested too deeply");
             return None;
         }
-        self.expanding.push(n.text.clone());
+        if !self.may_expand(n) {
+            return None;
+        }
+        if self.expansion.stack.is_empty() {
+            self.expansion.site = n.span;
+        }
+        self.expansion.stack.push(n.text.clone());
         // The body sees only its parameters (and the rule's point of view), not the caller's variables.
         let saved_vars = std::mem::take(&mut self.scope.vars);
         for (p, v) in params.iter().zip(values) {
@@ -584,8 +607,58 @@ impl<'a> Checker<'a> {
         }
         let out = self.value(body);
         self.scope.vars = saved_vars;
-        self.expanding.pop();
+        self.end_expansion();
         out
+    }
+
+    /// Whether expanding `n` here stays within the limits; the first time it does not, the
+    /// outermost definition being expanded is reported, at the place it is used.
+    fn may_expand(&mut self, n: &Name) -> bool {
+        let x = &self.expansion;
+        if x.refused {
+            return false;
+        }
+        let (root, site) = match x.stack.first() {
+            Some(root) => (root.clone(), x.site),
+            None => (n.text.clone(), n.span),
+        };
+        if x.parts > MAX_EXPANDED_PARTS {
+            self.expansion_too_large(&root, site);
+            false
+        } else if x.depth > MAX_EXPANDED_DEPTH {
+            self.expansion.refused = true;
+            self.error(
+                Code::E0154,
+                site,
+                format!("`{root}` expands to expressions nested more than {MAX_EXPANDED_DEPTH} levels deep"),
+            )
+            .hint = Some("definitions are expanded where they are used, each inside the expression that uses it; nest fewer of them".into());
+            false
+        } else {
+            true
+        }
+    }
+
+    pub(super) fn end_expansion(&mut self) {
+        let root = self.expansion.stack.first().cloned().unwrap_or_default();
+        self.expansion.stack.pop();
+        if self.expansion.stack.is_empty()
+            && !self.expansion.refused
+            && self.expansion.parts > MAX_EXPANDED_PARTS
+        {
+            // The last expansion went over without using another definition after.
+            self.expansion_too_large(&root, self.expansion.site);
+        }
+    }
+
+    fn expansion_too_large(&mut self, root: &str, site: Span) {
+        self.expansion.refused = true;
+        self.error(
+            Code::E0154,
+            site,
+            format!("`{root}` expands to more than {MAX_EXPANDED_PARTS} parts"),
+        )
+        .hint = Some("definitions are expanded where they are used: one used twice in another doubles its size; use fewer copies, or a simpler definition".into());
     }
 
     // ---------- cell tests ----------

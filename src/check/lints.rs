@@ -87,9 +87,10 @@ impl<'a> Checker<'a> {
             {
                 self.scope = Scope::default();
                 self.place = Some(Place::Anywhere);
-                self.expanding.push(name.text.clone());
+                self.expansion.site = name.span;
+                self.expansion.stack.push(name.text.clone());
                 let _ = self.value(body);
-                self.expanding.pop();
+                self.end_expansion();
                 self.symbols.mark(&name.text, false);
             }
         }

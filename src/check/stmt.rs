@@ -42,15 +42,21 @@ impl<'a> Checker<'a> {
         self.scoped(|c| body.iter().filter_map(|s| c.stmt(s)).collect())
     }
 
-    fn then_block(&mut self, effects: &[ast::Effect]) -> Option<u16> {
+    fn then_block(&mut self, effects: &[ast::Effect], span: Span) -> Option<u16> {
         if effects.is_empty() {
             return None;
         }
         let saved = self.place.replace(Place::Effect);
         let lowered = self.effects(effects);
         self.place = saved;
+        // Out of reach within the file size limit, but a wrapped index would be silent.
+        let Ok(index) = u16::try_from(self.effects.len()) else {
+            let msg = format!("more than {} `then` blocks", ir::MAX_EFFECT_BLOCKS);
+            self.error(Code::E0118, span, msg);
+            return None;
+        };
         self.effects.push(lowered);
-        Some((self.effects.len() - 1) as u16)
+        Some(index)
     }
 
     fn target_test(&mut self, t: &Option<ast::Test>) -> ir::Test {
@@ -143,7 +149,7 @@ impl<'a> Checker<'a> {
                 to,
                 cond,
                 then,
-                ..
+                span,
             } => {
                 let dirs = self.dirs(dirs);
                 let to = self.target_test(to);
@@ -152,7 +158,7 @@ impl<'a> Checker<'a> {
                     dirs,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::Slide {
@@ -162,7 +168,7 @@ impl<'a> Checker<'a> {
                 to,
                 cond,
                 then,
-                ..
+                span,
             } => {
                 let dirs = self.dirs(dirs);
                 let max = match max {
@@ -183,7 +189,7 @@ impl<'a> Checker<'a> {
                     through,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::Leap {
@@ -242,7 +248,7 @@ impl<'a> Checker<'a> {
                     leap,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::MoveTo {
@@ -250,7 +256,7 @@ impl<'a> Checker<'a> {
                 to,
                 cond,
                 then,
-                ..
+                span,
             } => {
                 let target = self.cell(target);
                 let to = self.target_test(to);
@@ -259,13 +265,14 @@ impl<'a> Checker<'a> {
                     target: target?,
                     to,
                     cond: cond?.unwrap_or(Cond::True),
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::MoveTo {
                 target: ast::MoveTarget::Any(test),
                 cond,
                 then,
+                span,
                 ..
             } => {
                 let to = self.test(test);
@@ -273,7 +280,7 @@ impl<'a> Checker<'a> {
                 ir::Stmt::MoveAny {
                     to: to?,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::New(inner) => ir::Stmt::New(Box::new(self.stmt(inner)?)),
@@ -318,13 +325,18 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            ast::Stmt::Place { on, cond, then, .. } => {
+            ast::Stmt::Place {
+                on,
+                cond,
+                then,
+                span,
+            } => {
                 let on = self.target_test(on);
                 let cond = self.target_cond(cond);
                 ir::Stmt::Place {
                     on,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
         })

@@ -72,6 +72,7 @@ impl<'a> Checker<'a> {
             }
         }
         out.retain(|d| !left_out.contains(d));
+        self.count_parts(out.len());
         out
     }
 
@@ -130,6 +131,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn test(&mut self, t: &ast::Test) -> Option<ir::Test> {
+        self.count_parts(1);
         let all = |c: &mut Self, v: &[ast::Test]| -> Option<Vec<ir::Test>> {
             // Every part is checked, so that each mistake is reported.
             let parts: Vec<Option<ir::Test>> = v.iter().map(|x| c.test(x)).collect();

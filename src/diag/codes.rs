@@ -75,9 +75,15 @@ catalogue! {
     }
     E0006 {
         title: "expression too deep",
-        explanation: "An expression nests more levels than the checker accepts (about 60 levels of parentheses, operators or quantifiers inside one another). Name its parts with `define` instead.",
+        explanation: "An expression nests more levels than the checker accepts: about 60 levels of parentheses, operators or quantifiers inside one another, or 600 of `not`, `as P:` and quantifiers written one inside the next. A chain of operators counts one level per operator (`a + b + c` is `(a + b) + c`), so a sum, product or region expression has at most about 590 operands; group them in parentheses. Name the parts of a deep expression with `define` instead.",
         wrong: "define far = not not not not ... (a hundred levels) ... true",
         right: "define near = a1 is empty\ndefine far = not near",
+    }
+    E0007 {
+        title: "number out of range",
+        explanation: "Numbers are whole numbers from -9,223,372,036,854,775,808 to 9,223,372,036,854,775,807; a longer one cannot be read, and is not silently replaced by another. Each place that takes a number may accept less (boards, counters, hands, slides and leaps say how much).",
+        wrong: "legal if moves-made < 99999999999999999999",
+        right: "legal if moves-made < 1000",
     }
     E0100 {
         title: "unknown name",
@@ -189,7 +195,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags and 8 counters.",
+        explanation: "At most 32 piece types, 4 flags, 8 counters and 253 regions (256 with the built-in `all`, `edge` and `corners`).",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
@@ -225,7 +231,7 @@ catalogue! {
     }
     E0124 {
         title: "count in hand out of range",
-        explanation: "A player holds from 0 to 65,535 pieces of one type in hand.",
+        explanation: "A player holds from 0 to 65,535 pieces of one type in hand. Entries for the same player and piece add up, and so must stay within the same bound.",
         wrong: "hand { white Stone -1 }",
         right: "hand { white Stone 32 }",
     }
@@ -306,6 +312,18 @@ catalogue! {
         explanation: "Definitions are expanded where they are used, so a definition cannot use itself, directly or through others.",
         wrong: "define a = b\ndefine b = a",
         right: "define a = to is empty\ndefine b = a",
+    }
+    E0154 {
+        title: "definition expands too much",
+        explanation: "Definitions are expanded where they are used: each use is a copy of the definition, with the definitions it uses copied inside. A definition used twice in the next, over a few lines, would expand to millions of parts. The expansions of a file may add at most 100,000 parts (expressions, cell tests and directions) to its rules, nested at most 1,000 levels deep.",
+        wrong: "define a = to is empty\ndefine b = a and a\ndefine c = b and b\n...\ndefine z = y and y\nlegal if z",
+        right: "define a = to is empty\nlegal if a",
+    }
+    E0155 {
+        title: "rules too costly",
+        explanation: "Every position, the engine generates the moves of every piece, plays each candidate on a copy to judge `legal if`, and evaluates the end rules. A construct that loops multiplies the cost of what it contains: a quantifier by its directions, `find` and `count cells` by the cells of the board, `first` and slides by the longest line, `attacked` and `count attacks` by the attack rules of every piece. Building the engine works out, for every piece type and cell, which cells its attack rules could reach. The checker bounds this work from above (in steps, each about one part of a rule on one cell) and refuses a game whose bound passes 1,000,000,000: such rules would make listing the moves of one position take minutes or years. The message names the most costly part. The move and attack rules of all piece types may also have at most 1,000,000 parts together, a rule written for several piece types counting once for each.",
+        wrong: "legal if any a in all: any b in all: any c in all: any d in all:\n  any e in all: any f in all: find attacked == from",
+        right: "legal if not (find friend King is attacked)",
     }
     W0201 {
         title: "piece without move rules",

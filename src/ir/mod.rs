@@ -20,6 +20,10 @@ pub const MAX_HOPS: usize = 16;
 pub const MAX_PIECES: usize = 32;
 pub const MAX_FLAGS: usize = 4;
 pub const MAX_COUNTERS: usize = 8;
+/// Regions are numbered by a byte, the built-in ones a rule uses included.
+pub const MAX_REGIONS: usize = 256;
+/// Effect blocks (`then { … }`) are numbered by two bytes.
+pub const MAX_EFFECT_BLOCKS: usize = 1 << 16;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Game {

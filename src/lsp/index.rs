@@ -479,6 +479,11 @@ impl Walker {
                 self.expr(a);
                 self.expr(b);
             }
+            ExprKind::And(parts) | ExprKind::Or(parts) => {
+                for p in parts {
+                    self.expr(p);
+                }
+            }
             ExprKind::Not(a) => self.expr(a),
             ExprKind::Is(c, t) => {
                 self.expr(c);

@@ -357,8 +357,6 @@ pub struct Expr {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
-    Or,
-    And,
     Add,
     Sub,
     Mul,
@@ -394,6 +392,11 @@ pub enum ExprKind {
     From,
     To,
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `A and B and …`, kept as one list however long, so that neither lowering nor
+    /// dropping it recurses once per operand.
+    And(Vec<Expr>),
+    /// `A or B or …`, likewise.
+    Or(Vec<Expr>),
     Not(Box<Expr>),
     Is(Box<Expr>, Test),
     In(Box<Expr>, Name),

@@ -23,14 +23,9 @@ fn name(p: Pair<Rule>) -> Name {
 }
 
 fn int(p: Pair<Rule>) -> i64 {
-    // Out-of-range numbers saturate; the checker rejects them with a location.
     p.as_str()
         .parse()
-        .unwrap_or(if p.as_str().starts_with('-') {
-            i64::MIN
-        } else {
-            i64::MAX
-        })
+        .expect("items with numbers out of range are refused before they are lowered")
 }
 
 fn string(p: Pair<Rule>) -> String {
@@ -639,8 +634,6 @@ fn binary_chain(p: Pair<Rule>, sub: fn(Pair<Rule>) -> Expr) -> Expr {
     let mut acc = sub(inner.next().expect("operand"));
     while let Some(op) = inner.next() {
         let op = match op.as_str() {
-            "or" => BinOp::Or,
-            "and" => BinOp::And,
             "+" => BinOp::Add,
             "-" => BinOp::Sub,
             _ => BinOp::Mul,
@@ -658,11 +651,36 @@ fn binary_chain(p: Pair<Rule>, sub: fn(Pair<Rule>) -> Expr) -> Expr {
     acc
 }
 
+/// `A and B and …` (or `or`) as one flat list: a chain as long as the file allows costs
+/// no recursion.
+fn logic_chain(p: Pair<Rule>, and: bool) -> Expr {
+    let mut operands: Vec<Expr> = p
+        .into_inner()
+        .filter(|q| !is_keyword(q.as_rule()))
+        .map(expr)
+        .collect();
+    if operands.len() == 1 {
+        return operands.pop().expect("one operand");
+    }
+    let span = Span {
+        start: operands[0].span.start,
+        end: operands[operands.len() - 1].span.end,
+    };
+    let kind = if and {
+        ExprKind::And(operands)
+    } else {
+        ExprKind::Or(operands)
+    };
+    Expr { kind, span }
+}
+
 fn expr(p: Pair<Rule>) -> Expr {
     let sp = span(&p);
     match p.as_rule() {
         Rule::expr => expr(p.into_inner().next().expect("or_expr")),
-        Rule::or_expr | Rule::and_expr | Rule::sum => binary_chain(p, expr),
+        Rule::or_expr => logic_chain(p, false),
+        Rule::and_expr => logic_chain(p, true),
+        Rule::sum => binary_chain(p, expr),
         Rule::product => {
             // `*` is a plain string token: rebuild the chain with explicit operators.
             let mut inner = p.into_inner();
