@@ -176,6 +176,7 @@ fn is_unit(rule: Rule) -> bool {
     matches!(
         rule,
         meta | player_decl
+            | point_line
             | region_case
             | setup_entry
             | hand_entry
