@@ -243,7 +243,20 @@ pub fn main() -> i32 {
             print(&out)
         }),
         Command::Show { game, after } => {
-            with_position(&game, &after, |engine, pos| print(&engine.render(pos)))
+            with_position(&game, &after, |engine, pos| {
+                // The game's title and description first: which game this board is.
+                let g = engine.game();
+                let mut out = String::new();
+                if !g.name.is_empty() {
+                    out.push_str(&g.name);
+                    if let Some((_, d)) = g.meta.iter().find(|(k, _)| k == "description") {
+                        out.push_str(&format!(" — {d}"));
+                    }
+                    out.push_str("\n\n");
+                }
+                out.push_str(&engine.render(pos));
+                print(&out)
+            })
         }
         Command::Ir { game } => match read(&game) {
             Err(code) => code,

@@ -597,3 +597,41 @@ fn a_mistake_in_a_definition_is_reported_once_however_often_it_is_expanded() {
         diags.iter().map(|d| d.code).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn perft_memory_follows_the_game_not_the_depth_asked() {
+    let game = format!("{}/docs/examples/tictactoe.game", env!("CARGO_MANIFEST_DIR"));
+    for depth in ["100000", "4294967295"] {
+        let r = regula(&["perft", &game, depth]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        // Tic-tac-toe ends by ply 9: nothing is left at a deeper ply.
+        assert_eq!(r.out.trim(), "0");
+        assert!(r.seconds <= SECONDS, "perft {depth} took {:.2} s", r.seconds);
+        assert!(r.peak_kb < 64 * 1024, "perft {depth} used {} KB", r.peak_kb);
+    }
+}
+
+#[test]
+fn a_long_game_with_a_repetition_rule_keeps_its_memory_small() {
+    // Two kings walking about forever: every position recurs, none a fourth time... until
+    // the rule draws; with a limit too high to reach, the game is cut at --max-plies.
+    let file = temp_file(
+        "repeat.game",
+        "game \"R\" { }\nplayers { white black }\nboard 8 x 8\npiece K letter K\n\
+         setup { white K a1  black K h8 }\nmoves K { step all to empty }\n\
+         end { when repetitions >= 1000000000: draw }\n",
+    );
+    let r = regula(&[
+        "playout",
+        &file,
+        "--count",
+        "1",
+        "--max-plies",
+        "2000000",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("unfinished"), "{}", r.out);
+    assert!(r.peak_kb < 64 * 1024, "2,000,000 plies used {} KB", r.peak_kb);
+}
