@@ -118,6 +118,9 @@ fn every_code_is_produced_by_some_test() {
         let e = engine.replay(&mut engine.start(), line).unwrap_err();
         produced.push(e.diagnostic().code);
     }
+    // A position on a command line that cannot be read.
+    let bad = engine.parse_position("3/1Y1/3 white").unwrap_err();
+    produced.push(bad.diagnostic().code);
     for entry in CATALOGUE {
         if elsewhere.contains(&entry.code) {
             continue;
