@@ -24,6 +24,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod agents;
 pub mod check;
 pub mod diag;
 pub mod engine;
