@@ -34,6 +34,7 @@ pub mod ir;
 pub mod keywords;
 pub mod load;
 pub mod lsp;
+pub mod picture;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;
