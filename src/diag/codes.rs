@@ -337,6 +337,12 @@ catalogue! {
         wrong: "regula moves tictactoe.game --from \"3/1X/3 white\"",
         right: "regula moves tictactoe.game --from \"3/1X1/3 black hand=white:4X,black:4X\"",
     }
+    E0303 {
+        title: "record and result disagree",
+        explanation: "Every move of a game record (`regula replay`) is legal, but the result the record states after `result:` is not the one the moves lead to: the record was edited, or written for other rules.",
+        wrong: "X@a1 X@a2 X@b1 X@b2 X@c1 result: black",
+        right: "X@a1 X@a2 X@b1 X@b2 X@c1 result: white",
+    }
 }
 
 impl Code {

@@ -1,0 +1,848 @@
+//! Stage 4: the command line. Exit codes: 0 ok, 1 invalid game file, 2 bad usage or
+//! illegal move.
+
+mod matches;
+mod play;
+mod replay;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use regula::LoadError;
+use regula::diag::{self, Diagnostic, Severity};
+use regula::engine::{Engine, Position};
+use std::io::Write;
+
+#[derive(Parser)]
+#[command(
+    name = "regula",
+    version,
+    about = "Describe board games as text; list, count and play their moves."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check game files and report every problem found.
+    #[command(
+        after_help = "Example:\n  regula check games/*.game\n  regula check --format json games/tablut.game"
+    )]
+    Check {
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Treat warnings as errors (exit 1).
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// List the legal moves, one per line in byte order, or the result of a finished game.
+    #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
+    Moves {
+        game: String,
+        /// Moves to play from the start, separated by spaces.
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Count the move sequences of a given length (perft).
+    #[command(
+        after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
+    )]
+    Perft {
+        game: String,
+        depth: u32,
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Print the count below each root move, then the total.
+        #[arg(long)]
+        divide: bool,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+
+        /// Threads to count on (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Play uniformly random games and report outcomes and speed.
+    #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
+    Playout {
+        game: String,
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop a game after this many plies (it then counts as unfinished).
+        #[arg(long, default_value_t = 100_000)]
+        max_plies: u64,
+        /// Threads to play on (default: every core). The statistics of a seed do not
+        /// depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Print the board, the player to move (or the result), hands and scores.
+    #[command(
+        after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"\n  regula show games/shakti.game --after \"b2-b4\" --position\n  regula show docs/examples/chess.game --after e2-e4 --svg > board.svg"
+    )]
+    Show {
+        game: String,
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        /// Print the position in notation (one line, for --from) instead of the board.
+        #[arg(long, conflicts_with = "svg")]
+        position: bool,
+        /// Print the board as an SVG picture instead.
+        #[arg(long)]
+        svg: bool,
+    },
+    /// Play a game at the terminal: humans and agents in any mix.
+    #[command(
+        after_help = "Each player is `--<player> AGENT` (or `--player NAME=AGENT`); agents are human, random,\nflat:PLAYOUTS, mcts:TIME, mcts:ITERATIONS, alphabeta:DEPTH. Players not given are human.\nAt your turn type a move, `?` for the legal moves, `undo`, `hint`, `resign` or `help`.\n\nExample:\n  regula play docs/examples/tictactoe.game --white human --black mcts:2s\n  regula play games/shakti.game --white mcts:1s --black alphabeta:3"
+    )]
+    Play {
+        game: String,
+        /// Who plays a player: NAME=AGENT (repeatable; `--<name> AGENT` says the same).
+        #[arg(long = "player", value_name = "NAME=AGENT")]
+        players: Vec<String>,
+        /// The agent that answers `hint`.
+        #[arg(long, default_value = "mcts:1s")]
+        hint: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cores each agent may use (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Play agents against each other: score, 95% interval and Elo difference.
+    #[command(
+        name = "match",
+        after_help = "Sides alternate from game to game. A seed gives the same games (for agents whose\nbudget is not a time), whatever the number of threads.\n\nExample:\n  regula match docs/examples/connect4.game mcts:100ms random --games 100\n  regula match games/shakti.game mcts:2000 flat:500 --games 20 --records shakti.txt --format json"
+    )]
+    Match {
+        game: String,
+        first: String,
+        second: String,
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Cores each agent may use (MCTS searches one tree per core). A seed gives the
+        /// same games for the same value, whatever --threads.
+        #[arg(long, default_value_t = 1)]
+        agent_threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game longer than this many plies stops and counts as a draw.
+        #[arg(long, default_value_t = 10_000)]
+        max_plies: u64,
+        /// Write the games to this file, one per line: the moves, then `result: ...`.
+        #[arg(long)]
+        records: Option<String>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Play a game record again, checking every move; print the final position or each one.
+    #[command(
+        after_help = "A record is a line of moves in notation, optionally followed by `result: ...` (as\n`regula match --records` writes them); a file of several takes --line.\n\nExample:\n  regula replay docs/examples/tictactoe.game game.txt --each\n  regula replay docs/examples/chess.game games.txt --line 3 --html game.html"
+    )]
+    Replay {
+        game: String,
+        /// The record file (`-`: standard input).
+        record: String,
+        /// Which line of the file (from 1).
+        #[arg(long, default_value_t = 1)]
+        line: usize,
+        /// Print every position, not only the final one.
+        #[arg(long)]
+        each: bool,
+        /// Write a page that steps through the game (self-contained HTML) to this file.
+        #[arg(long)]
+        html: Option<String>,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Print the checked intermediate representation as RON.
+    #[command(after_help = "Example:\n  regula ir games/tablut.game")]
+    Ir { game: String },
+    /// Measure random-playout speed of games against a fixed calibration loop run alongside.
+    #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
+    Bench {
+        #[arg(required = true)]
+        games: Vec<String>,
+        /// Time to spend on each game.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+        /// Threads to play on (default: every core); the calibration loop runs on one.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Also measure the MCTS agent: iterations per second from the start position.
+        #[arg(long)]
+        agents: bool,
+    },
+    /// Explain a diagnostic code, with a wrong and a corrected example.
+    #[command(after_help = "Example:\n  regula explain E0102")]
+    Explain { code: String },
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    #[command(
+        after_help = "Diagnostics as you type, hover, go to definition, references, completion,\noutline, rename and formatting. Editors start it themselves (docs/EDITORS.md).\n\nExample:\n  regula lsp"
+    )]
+    Lsp,
+    /// Lay game files out in the canonical format, in place (`-`: standard input to output).
+    #[command(
+        after_help = "A file with a syntax error is left as it is (its errors are printed; exit 1).\n\nExample:\n  regula fmt games/*.game\n  regula fmt --check games/*.game\n  regula fmt - < my.game"
+    )]
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Change nothing: list the files that would change, and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+pub fn main() -> i32 {
+    let args = play::rewrite_args(std::env::args().collect());
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Check {
+            files,
+            format,
+            deny_warnings,
+        } => check(&files, format, deny_warnings),
+        Command::Moves { game, after, from } => {
+            with_position(&game, from, &after, |engine, pos| {
+                let mut buf = Vec::new();
+                let mut out = String::new();
+                match engine.status(pos, &mut buf) {
+                    Some(o) => out = format!("result: {}\n", engine.outcome_text(o)),
+                    None => {
+                        let mut names: Vec<String> =
+                            buf.iter().map(|m| engine.notation(m)).collect();
+                        names.sort();
+                        for n in names {
+                            out.push_str(&n);
+                            out.push('\n');
+                        }
+                    }
+                }
+                print(&out)
+            })
+        }
+        Command::Perft {
+            game,
+            depth,
+            after,
+            divide,
+            threads,
+            from,
+        } => with_position(&game, from, &after, |engine, pos| {
+            let t0 = std::time::Instant::now();
+            let threads = threads.unwrap_or_else(cores).max(1);
+            let mut out = String::new();
+            let total = if divide {
+                let rows = engine.divide(pos, depth);
+                for (m, n) in &rows {
+                    out.push_str(&format!("{m} {n}\n"));
+                }
+                if rows.is_empty() {
+                    engine.perft_with(pos, depth, threads)
+                } else {
+                    rows.iter().map(|r| r.1).sum()
+                }
+            } else {
+                engine.perft_with(pos, depth, threads)
+            };
+            out.push_str(&format!("{total}\n"));
+            let secs = t0.elapsed().as_secs_f64();
+            eprintln!(
+                "{:.3} s, {:.0} nodes/s",
+                secs,
+                total as f64 / secs.max(1e-9)
+            );
+            print(&out)
+        }),
+        Command::Playout {
+            game,
+            count,
+            seed,
+            max_plies,
+            threads,
+            from,
+        } => with_position(&game, from, "", |engine, start| {
+            let threads = threads.unwrap_or_else(cores).max(1);
+            let s = engine.playouts_with(start, count, seed, max_plies, threads);
+            if s.runaway > 0 {
+                eprintln!(
+                    "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
+                    s.count,
+                    regula::engine::search::MAX_TURN_MOVES
+                );
+                return 1;
+            }
+            let pct = |n: u64| 100.0 * n as f64 / s.count.max(1) as f64;
+            let mut out = format!("playouts: {}\n", s.count);
+            for p in 0..2u8 {
+                out.push_str(&format!(
+                    "{}: {:.1}%\n",
+                    engine.player_name(p),
+                    pct(s.wins[p as usize])
+                ));
+            }
+            out.push_str(&format!("draw: {:.1}%\n", pct(s.draws)));
+            if s.unfinished > 0 {
+                out.push_str(&format!(
+                    "unfinished (over {max_plies} plies): {:.1}%\n",
+                    pct(s.unfinished)
+                ));
+            }
+            out.push_str(&format!(
+                "mean plies: {:.1}\n",
+                s.plies as f64 / s.count.max(1) as f64
+            ));
+            out.push_str(&format!(
+                "playouts/s: {:.0}\n",
+                s.count as f64 / s.seconds.max(1e-9)
+            ));
+            out.push_str(&format!(
+                "plies/s: {:.0}\n",
+                s.plies as f64 / s.seconds.max(1e-9)
+            ));
+            print(&out)
+        }),
+        Command::Show {
+            game,
+            after,
+            from,
+            position,
+            svg,
+        } => with_position(&game, from, &after, |engine, pos| {
+            if position {
+                print(&format!("{}\n", engine.position_text(pos)))
+            } else if svg {
+                print(&regula::picture::svg(engine, pos))
+            } else {
+                print(&engine.render(pos))
+            }
+        }),
+        Command::Play {
+            game,
+            players,
+            hint,
+            seed,
+            threads,
+            after,
+            from,
+        } => with_position(&game, from, &after, |engine, pos| {
+            start_play(engine, pos, &players, &hint, seed, threads)
+        }),
+        Command::Match {
+            game,
+            first,
+            second,
+            games,
+            threads,
+            agent_threads,
+            seed,
+            max_plies,
+            records,
+            format,
+            from,
+        } => with_position(&game, from, "", |engine, start| {
+            let settings = (games, threads, agent_threads, seed, max_plies);
+            start_match(engine, start, [&first, &second], settings, records, format)
+        }),
+        Command::Replay {
+            game,
+            record,
+            line,
+            each,
+            html,
+            from,
+        } => with_position(&game, from, "", |engine, start| {
+            start_replay(engine, start, &record, line, each, html.as_deref())
+        }),
+        Command::Ir { game } => match read(&game) {
+            Err(code) => code,
+            Ok(source) => match regula::compile(&source) {
+                Ok((program, _)) => {
+                    let pretty = ron::ser::PrettyConfig::default();
+                    match ron::ser::to_string_pretty(&program, pretty) {
+                        Ok(s) => print(&format!("{s}\n")),
+                        Err(e) => {
+                            eprintln!("error: cannot print the IR: {e}");
+                            1
+                        }
+                    }
+                }
+                Err(diags) => report(&game, &source, &diags, Format::Human),
+            },
+        },
+        Command::Bench {
+            games,
+            seconds,
+            threads,
+            agents,
+        } => bench(
+            &games,
+            seconds,
+            threads.unwrap_or_else(cores).max(1),
+            agents,
+        ),
+        Command::Fmt { files, check } => regula::fmt::run(&files, check),
+        Command::Lsp => regula::lsp::run(),
+        Command::Explain { code } => match diag::explain(&code) {
+            Some(text) => print(&text),
+            None => {
+                eprintln!("error: unknown code `{code}`; the codes are listed in docs/ERRORS.md");
+                2
+            }
+        },
+    }
+}
+
+fn print(s: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error of ours.
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+    0
+}
+
+/// Reads a game file, reporting unreadable input (exit code 1).
+fn read(path: &str) -> Result<String, i32> {
+    regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
+}
+
+fn report_load_error(e: &LoadError, format: Format) -> i32 {
+    let (diags, text) = e.diagnostics();
+    report(e.path(), text, &diags, format).max(1)
+}
+
+fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let text = match format {
+            Format::Human => diag::render(d, path, source),
+            Format::Json => {
+                let json = serde_json::to_string(&diag::to_json(d, path, source))
+                    .expect("diagnostics serialize");
+                json + "\n"
+            }
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        1
+    } else {
+        0
+    }
+}
+
+fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
+    let mut status = 0;
+    for path in files {
+        let source = match regula::read_source(path) {
+            Ok(s) => s,
+            Err(e) => {
+                status = status.max(report_load_error(&e, format));
+                continue;
+            }
+        };
+        let diags = match regula::compile(&source) {
+            Ok((_, warnings)) => warnings,
+            Err(diags) => diags,
+        };
+        let failed = diags
+            .iter()
+            .any(|d| d.severity == Severity::Error || deny_warnings);
+        report(path, &source, &diags, format);
+        if failed {
+            status = 1;
+        }
+    }
+    if status == 0 && matches!(format, Format::Human) {
+        eprintln!("ok: {} file(s) checked", files.len());
+    }
+    status
+}
+
+fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
+    match regula::load_file(path) {
+        Ok(engine) => f(&engine),
+        Err(e) => report_load_error(&e, Format::Human),
+    }
+}
+
+fn with_position(
+    path: &str,
+    from: Option<String>,
+    after: &str,
+    f: impl FnOnce(&Engine, &mut Position) -> i32,
+) -> i32 {
+    with_engine(path, |engine| {
+        let mut pos = match from.as_deref().map(|t| (t, engine.parse_position(t))) {
+            None => engine.start(),
+            Some((_, Ok(p))) => p,
+            Some((text, Err(e))) => {
+                report("--from", text, &[e.diagnostic()], Format::Human);
+                return 2;
+            }
+        };
+        let moves: Vec<&str> = after.split_whitespace().collect();
+        if let Err(e) = engine.replay(&mut pos, &moves) {
+            report("", "", &[e.diagnostic()], Format::Human);
+            return 2;
+        }
+        f(engine, &mut pos)
+    })
+}
+
+/// The number of cores to use by default.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A usage error: the message and a hint, exit code 2.
+fn usage(message: &str, hint: &str) -> i32 {
+    eprintln!("error: {message}\n  = hint: {hint}");
+    2
+}
+
+fn start_play(
+    engine: &Engine,
+    pos: &Position,
+    players: &[String],
+    hint: &str,
+    seed: u64,
+    threads: Option<usize>,
+) -> i32 {
+    let names: Vec<&str> = (0..engine.players())
+        .map(|p| engine.player_name(p))
+        .collect();
+    let threads = threads.unwrap_or_else(cores).max(1);
+    let mut specs = vec![regula::agents::Spec::Human; names.len()];
+    for item in players {
+        let Some((name, spec)) = item.split_once('=') else {
+            return usage(
+                &format!("`{item}` does not say who plays whom"),
+                &format!(
+                    "write `--player NAME=AGENT` or `--NAME AGENT`; the players are {}",
+                    names.join(", ")
+                ),
+            );
+        };
+        let Some(p) = names.iter().position(|n| *n == name) else {
+            let hint = match regula::diag::suggest(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `--{s}`? the players are {}", names.join(", ")),
+                None => format!("the players of this game are {}", names.join(", ")),
+            };
+            return usage(&format!("unknown player or option `--{name}`"), &hint);
+        };
+        match spec.parse() {
+            Ok(s) => specs[p] = s,
+            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
+        }
+    }
+    let hint = match hint.parse::<regula::agents::Spec>() {
+        Ok(regula::agents::Spec::Human) => {
+            return usage(
+                "`--hint human` cannot give hints",
+                "name an agent: `--hint mcts:1s`",
+            );
+        }
+        Ok(s) => s,
+        Err(e) => return usage(&format!("--hint: {e}"), &agent_hint(&e)),
+    };
+    let sides = specs
+        .iter()
+        .enumerate()
+        .map(
+            |(p, spec)| match spec.build(engine, seed.wrapping_add(p as u64), threads) {
+                None => play::Side::Human,
+                Some(a) => play::Side::Agent(spec.clone(), a),
+            },
+        )
+        .collect();
+    play::run(play::Session {
+        engine,
+        sides,
+        pos: pos.clone(),
+        played: Vec::new(),
+        hint,
+        seed,
+        threads,
+        resigned: None,
+    })
+}
+
+fn agent_hint(e: &regula::agents::SpecError) -> String {
+    e.hint.clone()
+}
+
+fn start_match(
+    engine: &Engine,
+    start: &Position,
+    agents: [&String; 2],
+    (games, threads, agent_threads, seed, max_plies): (u64, usize, usize, u64, u64),
+    records: Option<String>,
+    format: Format,
+) -> i32 {
+    let mut specs = Vec::new();
+    for a in agents {
+        match a.parse::<regula::agents::Spec>() {
+            Ok(regula::agents::Spec::Human) => {
+                return usage(
+                    "a match is played by agents, not humans",
+                    "play against an agent with `regula play GAME --<player> human`",
+                );
+            }
+            Ok(s) => specs.push(s),
+            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
+        }
+    }
+    if games == 0 {
+        return usage("a match of 0 games", "give --games 1 or more");
+    }
+    let specs: [regula::agents::Spec; 2] = [specs[0].clone(), specs[1].clone()];
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = indicatif::ProgressBar::new(games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed} (eta {eta})",
+            )
+            .expect("a valid template"),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let settings = matches::Settings {
+        games,
+        threads,
+        agent_threads,
+        seed,
+        max_plies,
+        progress: Box::new({
+            let bar = bar.clone();
+            move |d| bar.set_position(d)
+        }),
+    };
+    let (played, summary) = matches::run(engine, start, &specs, &settings);
+    bar.finish_and_clear();
+    if let Some(path) = records {
+        let text: String = played
+            .iter()
+            .map(|g| matches::record_line(engine, g) + "\n")
+            .collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {path}: {e}");
+            return 1;
+        }
+    }
+    match format {
+        Format::Human => print(&matches::text(&summary)),
+        Format::Json => {
+            print(&(serde_json::to_string(&summary).expect("a summary serializes") + "\n"))
+        }
+    }
+}
+
+fn start_replay(
+    engine: &Engine,
+    start: &Position,
+    record: &str,
+    line: usize,
+    each: bool,
+    html: Option<&str>,
+) -> i32 {
+    let text = if record == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            eprintln!("error: cannot read standard input: {e}");
+            return 1;
+        }
+        s
+    } else {
+        match std::fs::read_to_string(record) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: cannot read {record}: {e}");
+                return 1;
+            }
+        }
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let Some(chosen) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return usage(
+            &format!("{record} has no game on line {line}"),
+            &format!("it has {} game(s); choose one with --line", lines.len()),
+        );
+    };
+    let (moves, stated) = replay::parse_line(chosen);
+    let positions = match replay::positions(engine, start, &moves) {
+        Ok(p) => p,
+        Err(e) => {
+            report("", "", &[e.diagnostic()], Format::Human);
+            return 2;
+        }
+    };
+    let last = positions.last().expect("the start at least");
+    let actual = replay::result_of(engine, last);
+    let mut out = String::new();
+    if each {
+        for (i, p) in positions.iter().enumerate() {
+            if i > 0 {
+                out.push_str(&format!("\n{}. {}\n", i, moves[i - 1]));
+            }
+            out.push_str(&engine.render(p));
+        }
+    } else {
+        out.push_str(&engine.render(last));
+    }
+    if let Some(path) = html {
+        let page = regula::picture::html(engine, &positions, &moves);
+        if let Err(e) = std::fs::write(path, page) {
+            eprintln!("error: cannot write {path}: {e}");
+            return 1;
+        }
+    }
+    print(&out);
+    match stated {
+        Some(r) if r != actual => {
+            let d = Diagnostic::unlocated(
+                regula::diag::Code::E0303,
+                format!("the record says `result: {r}`, the moves give `{actual}`"),
+            )
+            .with_hint("the moves were checked one by one; the stated result is what differs");
+            report("", "", &[d], Format::Human);
+            2
+        }
+        _ => 0,
+    }
+}
+
+fn bench(games: &[String], seconds: f64, threads: usize, agents: bool) -> i32 {
+    // The calibration loop is a fixed amount of integer work: its speed varies with the
+    // machine and its load like the engine's, so the ratio is comparable across runs.
+    let calib = || {
+        let t0 = std::time::Instant::now();
+        let mut s = 1u64;
+        let mut acc = 0u64;
+        for _ in 0..20_000_000 {
+            acc = acc.wrapping_add(regula::engine::search::splitmix(&mut s) >> 60);
+        }
+        std::hint::black_box(acc);
+        20_000_000.0 / t0.elapsed().as_secs_f64()
+    };
+    let mut out = format!(
+        "{:<12} {:>10} {:>11} {:>11} {:>12}\n",
+        "game", "plies/s", "playouts/s", "mean plies", "plies/Mstep"
+    );
+    let mut calibrations = Vec::new();
+    for path in games {
+        let code = with_engine(path, |engine| {
+            let before = calib();
+            let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
+            let start = engine.start();
+            while secs < seconds {
+                let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
+                seed += 1;
+                count += s.count;
+                plies += s.plies;
+                secs += s.seconds;
+            }
+            // The calibration runs just before and just after each game, averaged.
+            let base = (before + calib()) / 2.0;
+            calibrations.push(base);
+            let pps = plies as f64 / secs;
+            out.push_str(&format!(
+                "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
+                engine.game().name,
+                pps,
+                count as f64 / secs,
+                plies as f64 / count as f64,
+                pps / base * 1e6
+            ));
+            0
+        });
+        if code != 0 {
+            return code;
+        }
+    }
+    let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
+    out.push_str(&format!(
+        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
+    ));
+    if agents {
+        out.push_str(&format!(
+            "\n{:<12} {:>12} {:>12}\n",
+            "game", "mcts iter/s", "per thread"
+        ));
+        for path in games {
+            let code = with_engine(path, |engine| {
+                let budget = std::time::Duration::from_secs_f64(seconds);
+                let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
+                let mut agent = spec.build(engine, 1, threads).expect("an agent");
+                let pos = engine.start();
+                let mut legal = Vec::new();
+                let rate = if engine.status(&pos, &mut legal).is_none() {
+                    let r = agent.choose(engine, &pos, &legal).report;
+                    r.work as f64 / r.seconds.max(1e-9)
+                } else {
+                    0.0
+                };
+                out.push_str(&format!(
+                    "{:<12} {:>12.0} {:>12.0}\n",
+                    engine.game().name,
+                    rate,
+                    rate / threads as f64
+                ));
+                0
+            });
+            if code != 0 {
+                return code;
+            }
+        }
+        out.push_str("mcts iter/s: MCTS iterations (select, expand, random playout, update) from the start.\n");
+    }
+    print(&out)
+}
