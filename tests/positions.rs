@@ -237,3 +237,39 @@ fn owners_beyond_the_second_player_and_neutral_pieces_are_written_in_brackets() 
     assert_eq!(e.position_text(&pos), "S[-]2/sS1/s1S[blue] green");
     round_trip("three players", &e, &pos);
 }
+
+#[test]
+fn mangled_positions_are_refused_or_read_never_a_panic() {
+    // Every position printed along a game, with characters deleted, doubled or replaced
+    // by ones the notation uses: each is read or refused with an error inside the text.
+    let alphabet: Vec<char> = "/ =,:-[]0123456789aAkKpPxX".chars().collect();
+    for (name, e) in every_game() {
+        let mut rng = Rng::new(3);
+        let mut pos = e.start();
+        let mut buf = Vec::new();
+        for _ in 0..30 {
+            let text = e.position_text(&pos);
+            let chars: Vec<char> = text.chars().collect();
+            for _ in 0..40 {
+                let mut m = chars.clone();
+                let i = rng.below(m.len());
+                match rng.below(3) {
+                    0 => {
+                        m.remove(i);
+                    }
+                    1 => m.insert(i, m[i]),
+                    _ => m[i] = alphabet[rng.below(alphabet.len())],
+                }
+                let s: String = m.into_iter().collect();
+                if let Err(err) = e.parse_position(&s) {
+                    assert!(err.span.end <= s.len(), "{name}: `{s}`: {err:?}");
+                }
+            }
+            if e.status(&pos, &mut buf).is_some() {
+                break;
+            }
+            let m = buf[rng.below(buf.len())];
+            e.play(&mut pos, &m);
+        }
+    }
+}
