@@ -12,6 +12,10 @@ use std::time::Instant;
 
 /// The exploration constant of UCB1 for rewards in 0..1.
 const EXPLORATION: f64 = 0.7;
+/// Most nodes of all trees together (a few hundred bytes each): past it, a search goes on
+/// with playouts from the leaves it has, without growing, so that long searches of fast
+/// games stay within memory.
+const MAX_NODES: usize = 1 << 20;
 
 struct Node {
     /// The move that leads here from the parent.
@@ -46,15 +50,18 @@ struct Tree {
     root: Position,
     nodes: Vec<Node>,
     rng: Rng,
+    /// Most nodes this tree may hold.
+    limit: usize,
 }
 
 impl Tree {
-    fn new(root: Position, rng: Rng) -> Tree {
+    fn new(root: Position, rng: Rng, limit: usize) -> Tree {
         let mover = root.to_move();
         Tree {
             root,
             nodes: vec![Node::new(Move::PASS, mover)],
             rng,
+            limit,
         }
     }
 
@@ -76,8 +83,9 @@ impl Tree {
                 }
                 self.nodes[n].untried = Some(buf.clone());
             }
+            let full = self.nodes.len() >= self.limit;
             let untried = self.nodes[n].untried.as_mut().expect("expanded above");
-            if !untried.is_empty() {
+            if !untried.is_empty() && !full {
                 let k = self.rng.below(untried.len());
                 let mv = untried.swap_remove(k);
                 let mover = pos.to_move();
@@ -86,6 +94,10 @@ impl Tree {
                 self.nodes.push(Node::new(mv, mover));
                 self.nodes[n].children.push(child);
                 path.push(child);
+                break playout(engine, pos, &mut self.rng);
+            }
+            if self.nodes[n].children.is_empty() {
+                // The trees are full: play on from this leaf without growing.
                 break playout(engine, pos, &mut self.rng);
             }
             let parent_visits = self.nodes[n].visits.max(1) as f64;
@@ -102,7 +114,7 @@ impl Tree {
                     };
                     ucb(a).total_cmp(&ucb(b))
                 })
-                .expect("a node with neither untried moves nor children is over");
+                .expect("children, checked above");
             engine.play(&mut pos, &self.nodes[best as usize].mv);
             path.push(best);
             n = best as usize;
@@ -181,7 +193,10 @@ impl Agent for Mcts {
         if self.trees.len() != self.threads || self.trees.iter().any(|t| t.root != *pos) {
             let seed = self.seed ^ self.moves_seen.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             self.trees = (0..self.threads as u64)
-                .map(|t| Tree::new(pos.clone(), Rng::for_playout(seed, t)))
+                .map(|t| {
+                    let limit = MAX_NODES / self.threads;
+                    Tree::new(pos.clone(), Rng::for_playout(seed, t), limit)
+                })
                 .collect();
         }
         let reused: u64 = self.trees.iter().map(|t| t.nodes[0].visits).sum();
@@ -265,5 +280,34 @@ impl Agent for Mcts {
 
     fn reset(&mut self) {
         self.trees.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_tree_keeps_searching_without_growing() {
+        let engine = crate::load_str(
+            "players { white black }\nboard 3 x 3\npiece Mark letter X\nhand { white Mark 5  black Mark 4 }\nmoves Mark { place on empty }\nend { when no moves: draw }\n",
+        )
+        .unwrap();
+        let mut tree = Tree::new(engine.start(), Rng::new(1), 50);
+        let mut buf = Vec::new();
+        for _ in 0..500 {
+            tree.iterate(&engine, &mut buf);
+        }
+        assert_eq!(tree.nodes.len(), 50);
+        assert_eq!(tree.nodes[0].visits, 500);
+        let below: u64 = tree.nodes[0]
+            .children
+            .iter()
+            .map(|&c| tree.nodes[c as usize].visits)
+            .sum();
+        assert_eq!(
+            below, 500,
+            "every iteration went through a child of the root"
+        );
     }
 }
