@@ -40,7 +40,7 @@ body {{ font-family: sans-serif; background: #f2efe6; color: #202020; margin: 1.
 <body>
 <h1>{title}</h1>
 <div class="controls">
-<button id="first" title="start (Home)">&#x23EE;</button><button id="prev" title="back (&#x2190;)">&#x25C0;</button><button id="next" title="forward (&#x2192;)">&#x25B6;</button><button id="last" title="end (End)">&#x23ED;</button>
+<button id="first" title="start (Home)">|&#x25C0;</button><button id="prev" title="back (&#x2190;)">&#x25C0;</button><button id="next" title="forward (&#x2192;)">&#x25B6;</button><button id="last" title="end (End)">&#x25B6;|</button>
 <span id="where"></span>
 </div>
 {frames}
@@ -53,6 +53,7 @@ function show(i) {{
   document.querySelectorAll('.frame').forEach((f, k) => f.hidden = k !== at);
   document.querySelectorAll('.mv').forEach(b => b.classList.toggle('current', +b.dataset.i === at));
   document.getElementById('where').textContent = at === 0 ? 'start' : 'after move ' + at + ' of ' + (count - 1);
+  history.replaceState(null, '', '#' + at);
 }}
 document.getElementById('first').onclick = () => show(0);
 document.getElementById('prev').onclick = () => show(at - 1);
@@ -65,7 +66,8 @@ document.addEventListener('keydown', e => {{
   else if (e.key === 'Home') show(0);
   else if (e.key === 'End') show(count - 1);
 }});
-show(0);
+// A link to `page.html#12` opens the position after move 12.
+show(parseInt(location.hash.slice(1), 10) || 0);
 </script>
 </body></html>
 "#,
