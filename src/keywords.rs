@@ -53,6 +53,8 @@ keywords! {
     Section "pass" "`pass when no moves`: a player with no move passes",
     Section "score" "how a player scores, for `higher score wins`",
     Section "end" "the end rules, checked in order before every turn",
+    Section "priority" "classes of moves that go first: `priority capture`",
+    Section "action" "a move that is no piece's, by name: `action swap when ply == 1 { flip last-to }`",
     Reserved "when" "an end rule: `when CONDITION: RESULT`",
     Reserved "for" "a loop over directions or piece types, or along a line of cells",
     Reserved "in" "membership: `CELL in REGION`, `for d in DIRS`",
@@ -95,6 +97,8 @@ keywords! {
     Reserved "while" "how far a line of cells goes: `for c from C toward D while TEST`",
     Reserved "opposite" "the reverse of a direction",
     Reserved "as" "a condition from another player's point of view: `as PLAYER: C`",
+    Reserved "chain" "hops repeated from where each lands, as one move: `chain { ... } until C`",
+    Reserved "choose" "a cell the mover chooses as part of a move: `choose c where C { ... }`",
     Contextual "x" "between the sides of a board: `board 8 x 8`",
     Contextual "any" "a quantifier `any d in DIRS: C`, or the cell test that always holds",
     Contextual "all" "a quantifier `all d in DIRS: C`, every direction, or every cell",
@@ -103,6 +107,21 @@ keywords! {
     Contextual "rank" "a rank of the board in a region: `rank 2`",
     Contextual "file" "a file of the board in a region: `file e`",
     Contextual "forward" "a player's forward direction, declared in `players`",
+    Contextual "hex" "a board of hexagons in a rhombus: `board hex 11 x 11`",
+    Contextual "hexagon" "a board of hexagons in a hexagon: `board hexagon 5`",
+    Contextual "points" "a board of points joined by lines: `board points 7 x 7 { a1-d1-g1 ... }`",
+    Contextual "shown" "how each player's piece of a type is drawn: `piece Mark letter X shown X O`",
+    Contextual "longest" "`priority longest capture`: only the moves of the most hops",
+    Contextual "until" "what ends a chain of hops early: `chain { ... } until to in last-rank`",
+    Contextual "new" "a new piece appears on the target, the mover stays: `new step all to empty`",
+    Contextual "through" "cells a slide may pass over: `slide orthogonal through not in corners`",
+    Contextual "except" "directions left out of a list: `step all except backward`",
+    Contextual "by" "how chosen cells are reached: `choose c from to by slide all`",
+    Contextual "connects" "a chain of neighbouring cells joins two regions: `friend connects top to bottom`",
+    Contextual "connected" "the cells joined to one: `count cells where friend connected to c`",
+    Contextual "groups" "sets of neighbouring cells passing a test: `count groups where friend`",
+    Contextual "lines" "lines through a cell: `count lines of 5 where friend through last-to`",
+    Contextual "exactly" "lines of exactly N cells: `count lines of exactly 5 where ...`",
 }
 
 /// What a built-in name stands for.
@@ -141,10 +160,12 @@ builtins! {
     Region "all" "every cell of the board",
     Region "edge" "the cells of the board's border",
     Region "corners" "the cells where two sides of the board's border meet",
+    Region "none" "no cell (a flag that starts nowhere: `flag marked = none`)",
     Player "mover" "the player making the move (move rules, effects, `legal if`)",
     Player "opponent" "the other player",
     Player "next" "the player to move (end rules)",
     Player "previous" "the player who made the last move",
+    Player "neutral" "the owner of pieces that belong to no player",
     Value "last-to" "the cell the last move went to",
     Value "last-from" "the cell the last move came from",
     Value "moves-made" "moves the player has made, passes excluded",
@@ -172,6 +193,20 @@ pub fn is_section(word: &str) -> bool {
     keyword(word).is_some_and(|k| k.kind == KeywordKind::Section)
 }
 
+/// Whether a word can never stand inside an expression: a reserved word that only starts
+/// or separates sections, statements, effects and clauses. An expression being read has
+/// ended when one comes (the syntax stage's bound on prefix nesting relies on this).
+pub fn ends_expression(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "when", "for", "let", "if", "else", "step", "slide", "leap", "place", "move", "then",
+        "max", "remove", "clear", "set", "again", "wins", "loses", "draw", "of", "letter", "at",
+        "on", "flip", "change", "put", "while",
+    ];
+    // `moves`, `attacks` and `score` also occur inside expressions (`no moves`,
+    // `count attacks`, the value `score`).
+    (is_section(word) && !matches!(word, "moves" | "attacks" | "score")) || WORDS.contains(&word)
+}
+
 /// The words that start sections, in the reference's order.
 pub fn sections() -> impl Iterator<Item = &'static str> {
     KEYWORDS
@@ -183,7 +218,11 @@ pub fn sections() -> impl Iterator<Item = &'static str> {
 /// Whether a name is taken by the language: a built-in value, test, region, player or a
 /// direction word of any board.
 pub fn is_builtin_name(word: &str) -> bool {
-    BUILTINS.iter().any(|b| b.word == word) || crate::geometry::direction_words().contains(&word)
+    static DIRECTIONS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    BUILTINS.iter().any(|b| b.word == word)
+        || DIRECTIONS
+            .get_or_init(crate::geometry::direction_words)
+            .contains(&word)
 }
 
 /// The name of a keyword's grammar rule.
@@ -384,7 +423,7 @@ mod tests {
         assert!(is_section("moves") && is_reserved("moves"));
         assert!(is_reserved("toward") && !is_reserved("forward") && !is_reserved("all"));
         assert!(!is_section("when"));
-        assert_eq!(sections().count(), 18);
+        assert_eq!(sections().count(), 20);
     }
 
     #[test]
@@ -401,6 +440,16 @@ mod tests {
         }
         // Longer words first, so that `to` does not hide `toward` in an alternation.
         assert!(g.find("toward").unwrap() < g.find("|to|").unwrap());
+    }
+
+    #[test]
+    fn words_that_end_expressions_are_reserved() {
+        // A name could stand inside an expression: none may be listed.
+        for k in KEYWORDS.iter().filter(|k| ends_expression(k.word)) {
+            assert!(is_reserved(k.word), "{}", k.word);
+        }
+        assert!(ends_expression("when") && ends_expression("board"));
+        assert!(!ends_expression("moves") && !ends_expression("from") && !ends_expression("as"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::diag::{Code, Diagnostic, line_col};
 use crate::engine::Engine;
 use std::io::Read;
+use std::path::Path;
 
 /// Files larger than this are refused before parsing.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
@@ -89,10 +90,12 @@ impl LoadError {
 
 /// Reads a game file's text: at most [`MAX_SOURCE_BYTES`], from a regular file (or, for
 /// `-`, standard input), as UTF-8. Devices and pipes are refused before they are opened, so
-/// that reading never blocks or grows without bound.
-pub fn read_source(path: &str) -> Result<String, LoadError> {
-    let p = path.to_string();
-    let bytes = if path == "-" {
+/// that reading never blocks or grows without bound. The path need not be UTF-8; errors
+/// show it with invalid bytes replaced.
+pub fn read_source(path: impl AsRef<Path>) -> Result<String, LoadError> {
+    let path = path.as_ref();
+    let p = path.to_string_lossy().into_owned();
+    let bytes = if path == Path::new("-") {
         let mut buf = Vec::new();
         std::io::stdin()
             .lock()
@@ -115,7 +118,7 @@ pub fn read_source(path: &str) -> Result<String, LoadError> {
             return Err(LoadError::NotAFile { path: p });
         }
         let mut buf = Vec::new();
-        std::fs::File::open(path)
+        open_without_waiting(path)
             .and_then(|f| {
                 f.take(MAX_SOURCE_BYTES as u64 + 1)
                     .read_to_end(&mut buf)
@@ -137,19 +140,34 @@ pub fn read_source(path: &str) -> Result<String, LoadError> {
     })
 }
 
+/// Opens a file for reading without blocking: a few files that are regular in name (such
+/// as the kernel's log) would otherwise make a read wait for data forever; with
+/// `O_NONBLOCK` they fail at once, and ordinary files are not affected.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::WouldBlock => "it has no data yet (it is not an ordinary file)".into(),
         _ => e.to_string(),
     }
 }
 
 /// Reads, checks and compiles a game file into a ready engine.
-pub fn load_file(path: &str) -> Result<Engine, LoadError> {
-    let text = read_source(path)?;
+pub fn load_file(path: impl AsRef<Path>) -> Result<Engine, LoadError> {
+    let text = read_source(&path)?;
     crate::load_str(&text).map_err(|diagnostics| LoadError::Invalid {
-        path: path.to_string(),
+        path: path.as_ref().to_string_lossy().into_owned(),
         text,
         diagnostics,
     })

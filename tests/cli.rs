@@ -236,3 +236,41 @@ fn a_turn_that_never_passes_is_stopped_with_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn bench_refuses_a_duration_that_is_not_a_sane_number_of_seconds() {
+    for bad in ["inf", "1e308", "0", "nan", "-0.5", "3601", "two"] {
+        let arg = format!("--seconds={bad}");
+        let (code, out, err) = regula(&["bench", "games/tablut.game", &arg]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert_eq!(out, "");
+        assert!(
+            err.contains("expected a number of seconds above 0 and at most 3600"),
+            "{bad}: {err}"
+        );
+    }
+    let (code, out, err) = regula(&["bench", "games/tablut.game", "--seconds", "0.05"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("NaN") && out.contains("Tablut"), "{out}");
+}
+
+#[test]
+fn ir_prints_every_program_the_checker_accepts() {
+    // A sum of 500 terms is 500 levels deep in the IR, within the syntax stage's bound.
+    let sum = vec!["1"; 500].join(" + ");
+    let path = temp_file(
+        "deep_ir.game",
+        format!("game \"Deep\" {{ }}\nplayers {{ white black }}\nboard 3 x 3\npiece King letter K\nsetup {{ white King a1  black King c3 }}\nmoves King {{ step all to empty }}\nlegal if {sum} == 500\nend {{ when no moves: next loses }}\n").as_bytes(),
+    );
+    let (code, out, err) = regula(&["ir", &path]);
+    assert_eq!(code, 0, "{err}");
+    let program: regula::ir::Program = ron::Options::default()
+        .without_recursion_limit()
+        .from_str(&out)
+        .expect("valid RON");
+    assert!(program.game.legal.is_some());
+    assert!(
+        !err.contains("ron::") && !err.contains("serde_stacker"),
+        "{err}"
+    );
+}

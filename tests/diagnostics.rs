@@ -78,6 +78,26 @@ fn limits_are_errors_not_crashes() {
         ));
     }
     assert!(diagnose(&many).iter().any(|d| d.code == Code::E0118));
+    // Regions are numbered by a byte, four kept for the built-in ones: the 253rd is refused, not given another's number,
+    // and a rule naming it gets no second error.
+    let mut regions = String::from("players { white black }\nboard 3 x 3\n");
+    for i in 0..300 {
+        regions.push_str(&format!(
+            "region r-{i} = {}\n",
+            if i == 299 { "a2" } else { "b1" }
+        ));
+    }
+    regions.push_str(
+        "piece K letter K\nsetup { white K a1  black K c3 }\nmoves K { step all to in r-299 }\n",
+    );
+    let errors: Vec<(Code, usize)> = diagnose(&regions)
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, regula::diag::line_col(&regions, d.start()).0))
+        .collect();
+    assert_eq!(errors.len(), 300 - 252, "{errors:?}");
+    assert!(errors.iter().all(|&(c, _)| c == Code::E0118));
+    assert_eq!(errors[0].1, 2 + 252 + 1);
     let long_line = format!(
         "players {{ white black }}\nboard 8 x 8\ndefine x = {}a1 is empty\n",
         "not ".repeat(50_000)

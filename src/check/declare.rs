@@ -55,16 +55,27 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// A declaration beyond a limit. Its name is not reported unknown where it is used:
+    /// that would only repeat the problem.
+    fn too_many(&mut self, name: &Name, msg: String) {
+        self.error(Code::E0118, name.span, msg);
+        self.broken.words.insert(name.text.clone());
+    }
+
     pub(super) fn declare(&mut self, file: &'a ast::File) {
         self.declare_board_and_players(file);
         // Names of pieces, groups, flags, counters, regions and definitions.
         for item in &file.items {
             match item {
-                Item::Piece { name, letter } => self.declare_piece(name, letter),
+                Item::Piece {
+                    name,
+                    letter,
+                    shown,
+                } => self.declare_piece(name, letter, shown),
                 Item::Flag { name, .. } => {
                     if self.flags.len() >= ir::MAX_FLAGS {
                         let msg = format!("more than {} flags", ir::MAX_FLAGS);
-                        self.error(Code::E0118, name.span, msg);
+                        self.too_many(name, msg);
                     } else if self.new_name(name, Symbol::Flag(self.flags.len() as u8)) {
                         self.flags.push(ir::Flag {
                             name: name.text.clone(),
@@ -75,7 +86,7 @@ impl<'a> Checker<'a> {
                 Item::Counter { name, initial } => {
                     if self.counters.len() >= ir::MAX_COUNTERS {
                         let msg = format!("more than {} counters", ir::MAX_COUNTERS);
-                        self.error(Code::E0118, name.span, msg);
+                        self.too_many(name, msg);
                     } else if self.new_name(name, Symbol::Counter(self.counters.len() as u8)) {
                         let initial = i32::try_from(*initial).unwrap_or_else(|_| {
                             self.error(
@@ -93,13 +104,17 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
-                Item::Region { name, .. }
-                    if self.new_name(name, Symbol::Region(self.regions.len() as u8)) =>
-                {
-                    self.regions.push(ir::Region {
-                        name: name.text.clone(),
-                        cells: vec![],
-                    });
+                Item::Region { name, .. } => {
+                    // Room is kept for the built-in regions, numbered like the others.
+                    let max = ir::MAX_REGIONS - BUILTIN_REGIONS.len();
+                    if self.regions.len() >= max {
+                        self.too_many(name, format!("more than {max} regions"));
+                    } else if self.new_name(name, Symbol::Region(self.regions.len() as u8)) {
+                        self.regions.push(ir::Region {
+                            name: name.text.clone(),
+                            cells: vec![],
+                        });
+                    }
                 }
                 Item::Define { name, .. } => {
                     self.new_name(name, Symbol::Define(item));
@@ -140,32 +155,14 @@ impl<'a> Checker<'a> {
         let mut board_seen: Option<Span> = None;
         let mut players_seen: Option<Span> = None;
         for item in &file.items {
-            if let Item::Board { files, ranks, span } = item {
+            if let Item::Board { shape, span } = item {
                 if let Some(first) = board_seen {
                     let d = self.error(Code::E0112, *span, "the board is declared twice");
                     d.labels.push((first, "first declared here".into()));
                     continue;
                 }
                 board_seen = Some(*span);
-                let fits = (1..=geometry::MAX_FILES as i64).contains(files)
-                    && (1..=geometry::MAX_RANKS as i64).contains(ranks)
-                    && files * ranks <= ir::MAX_CELLS as i64;
-                match fits.then(|| Board::square(*files as u8, *ranks as u8)) {
-                    Some(Ok(b)) => self.board = Some(b),
-                    _ => {
-                        self.error(
-                            Code::E0113,
-                            *span,
-                            format!("a {files} x {ranks} board is not supported"),
-                        )
-                        .hint = Some(format!(
-                            "boards have 1 to {} files, 1 to {} ranks and at most {} cells",
-                            geometry::MAX_FILES,
-                            geometry::MAX_RANKS,
-                            ir::MAX_CELLS
-                        ));
-                    }
-                }
+                self.board = self.board_from(shape, *span);
             }
         }
         for item in &file.items {
@@ -186,17 +183,19 @@ impl<'a> Checker<'a> {
                         forward,
                     });
                 }
-                if self.players.len() != 2 {
+                if self.players.is_empty() || self.players.len() > ir::MAX_PLAYERS {
                     self.error(
                         Code::E0114,
                         *span,
                         match self.players.len() {
-                            1 => "only 1 player is declared".to_string(),
+                            0 => "no player is declared".to_string(),
                             n => format!("{n} players are declared"),
                         },
                     )
-                    .hint =
-                        Some("Regula plays two-player games: declare exactly two players".into());
+                    .hint = Some(format!(
+                        "a game has 1 to {} players, in turn order",
+                        ir::MAX_PLAYERS
+                    ));
                 }
             }
         }
@@ -211,10 +210,106 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn declare_piece(&mut self, name: &Name, letter: &Name) {
+    /// The board a declaration describes, or an error saying why it is not supported.
+    fn board_from(&mut self, shape: &ast::BoardShape, span: Span) -> Option<Board> {
+        use ast::BoardShape as B;
+        let grid_ok = |f: i64, r: i64| {
+            (1..=geometry::MAX_FILES as i64).contains(&f)
+                && (1..=geometry::MAX_RANKS as i64).contains(&r)
+                && f * r <= ir::MAX_CELLS as i64
+        };
+        let limits = format!(
+            "boards have 1 to {} files, 1 to {} ranks and at most {} cells",
+            geometry::MAX_FILES,
+            geometry::MAX_RANKS,
+            ir::MAX_CELLS
+        );
+        let too_large = |c: &mut Self, what: String| {
+            c.error(Code::E0113, span, format!("{what} is not supported"))
+                .hint = Some(limits.clone());
+            None
+        };
+        let shape = match shape {
+            B::Square { files, ranks } | B::Hex { files, ranks } if !grid_ok(*files, *ranks) => {
+                return too_large(self, format!("a {files} x {ranks} board"));
+            }
+            B::Square { files, ranks } => geometry::Shape::Square {
+                files: *files as u8,
+                ranks: *ranks as u8,
+            },
+            B::Hex { files, ranks } => geometry::Shape::HexRhombus {
+                files: *files as u8,
+                ranks: *ranks as u8,
+            },
+            B::Hexagon { side } if !(1..=13).contains(side) => {
+                self.error(
+                    Code::E0113,
+                    span,
+                    format!("a hexagon of side {side} is not supported"),
+                )
+                .hint = Some("a hexagon has a side of 1 to 13 cells".into());
+                return None;
+            }
+            B::Hexagon { side } => geometry::Shape::Hexagon { side: *side as u8 },
+            B::Points { files, ranks, .. } if !grid_ok(*files, *ranks) => {
+                return too_large(self, format!("a {files} x {ranks} grid of points"));
+            }
+            B::Points {
+                files,
+                ranks,
+                lines,
+            } => {
+                let mut out = Vec::new();
+                for line in lines {
+                    let mut cells = Vec::new();
+                    for n in line {
+                        match geometry::parse_cell_name(&n.text) {
+                            Some((f, r)) if f < *files as u32 && r < *ranks as u32 => {
+                                cells.push((f as u8, r as u8))
+                            }
+                            _ => {
+                                let last = (b'a' + *files as u8 - 1) as char;
+                                self.error(
+                                    Code::E0103,
+                                    n.span,
+                                    format!("`{}` is not on this grid", n.text),
+                                )
+                                .hint = Some(format!(
+                                    "the grid has files a..{last} and ranks 1..{ranks}"
+                                ));
+                            }
+                        }
+                    }
+                    out.push(cells);
+                }
+                let mut points: Vec<(u8, u8)> = out.iter().flatten().copied().collect();
+                points.sort_by_key(|&(f, r)| (r, f));
+                points.dedup();
+                geometry::Shape::Points {
+                    files: *files as u8,
+                    ranks: *ranks as u8,
+                    points,
+                    lines: out,
+                }
+            }
+        };
+        match Board::new(shape) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.error(Code::E0127, span, format!("this board cannot be built: {e}"))
+                    .hint = Some(
+                    "each line links points along one of the eight directions, and a point has at most one link each way"
+                        .into(),
+                );
+                None
+            }
+        }
+    }
+
+    fn declare_piece(&mut self, name: &Name, letter: &Name, shown: &[Name]) {
         if self.pieces.len() >= ir::MAX_PIECES {
             let msg = format!("more than {} piece types", ir::MAX_PIECES);
-            self.error(Code::E0118, name.span, msg);
+            self.too_many(name, msg);
             return;
         }
         if !self.new_name(name, Symbol::Piece(self.pieces.len() as u8)) {
@@ -244,9 +339,26 @@ impl<'a> Checker<'a> {
             );
             d.labels.push((first, "the piece that has it".into()));
         }
+        let mut symbols = Vec::new();
+        for s in shown {
+            let mut chars = s.text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => symbols.push(c),
+                _ => {
+                    self.error(
+                        Code::E0116,
+                        s.span,
+                        format!("`{}` is not a single character", s.text),
+                    )
+                    .hint = Some("give one character per player: `shown X O`".into());
+                }
+            }
+        }
+        self.shown.push((name.span, shown.len()));
         self.pieces.push(ir::Piece {
             name: name.text.clone(),
             letter: ch,
+            symbols,
         });
         self.piece_spans.push(name.span);
     }
@@ -412,6 +524,7 @@ impl<'a> Checker<'a> {
             "all" => Some(b.map(Board::all).unwrap_or_default()),
             "edge" => Some(b.map(Board::edge).unwrap_or_default()),
             "corners" => Some(b.map(Board::corners).unwrap_or_default()),
+            "none" => Some(Vec::new()),
             _ => None,
         }
     }
@@ -463,6 +576,10 @@ impl<'a> Checker<'a> {
     pub(super) fn player_index(&mut self, n: &Name) -> Option<u8> {
         if let Some(Symbol::Player(i)) = self.symbols.get(&n.text) {
             return Some(i);
+        }
+        if n.text == "neutral" {
+            // Pieces that belong to no player: the owner after the last player.
+            return Some(self.players.len() as u8);
         }
         self.unknown(
             Code::E0101,
@@ -522,7 +639,7 @@ impl<'a> Checker<'a> {
 }
 
 /// The built-in regions, for suggestions.
-pub(super) const BUILTIN_REGIONS: &[&str] = &["all", "edge", "corners"];
+pub(super) const BUILTIN_REGIONS: &[&str] = &["all", "edge", "corners", "none"];
 
 pub(super) fn item_span(item: &Item) -> Span {
     match item {
@@ -542,6 +659,8 @@ pub(super) fn item_span(item: &Item) -> Span {
         Item::Hand(e) => e.first().map_or(Span::default(), |e| e.player.span),
         Item::Moves { pieces, .. } | Item::Attacks { pieces, .. } => pieces[0].span,
         Item::Legal(e) | Item::Score(e) => e.span,
+        Item::Priority { span, .. } => *span,
+        Item::Action { name, .. } => name.span,
         Item::End(r) => r.first().map_or(Span::default(), |r| r.span),
     }
 }

@@ -1,7 +1,7 @@
 //! Expressions: typing and lowering to IR, name resolution with "did you mean"
 //! suggestions, and the expansion of definitions (with recursion detection).
 
-use super::{Checker, Place, Symbol, Value};
+use super::{Checker, MAX_EXPANDED_DEPTH, MAX_EXPANDED_PARTS, Place, Symbol, Value};
 use crate::diag::{Code, Span};
 use crate::geometry::{self, DirWord};
 use crate::ir::{self, CellExpr, Cond, DirRef, IntExpr, PlayerRef};
@@ -77,6 +77,21 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Value> {
+        self.count_parts(1);
+        self.expansion.depth += 1;
+        let v = self.lower_value(e);
+        self.expansion.depth -= 1;
+        v
+    }
+
+    /// Counts parts of the IR produced by an expansion of definitions.
+    pub(super) fn count_parts(&mut self, n: usize) {
+        if !self.expansion.stack.is_empty() {
+            self.expansion.parts += n;
+        }
+    }
+
+    fn lower_value(&mut self, e: &Expr) -> Option<Value> {
         Some(match &e.kind {
             ExprKind::Int(i) => Value::Int(IntExpr::Const(*i)),
             ExprKind::From => {
@@ -105,6 +120,8 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Not(inner) => Value::Bool(Cond::Not(Box::new(self.cond(inner)?))),
             ExprKind::Binary(op, a, b) => return self.binary(e, *op, a, b),
+            ExprKind::And(parts) => Value::Bool(Cond::And(self.logic(parts, true)?)),
+            ExprKind::Or(parts) => Value::Bool(Cond::Or(self.logic(parts, false)?)),
             ExprKind::Is(c, t) => {
                 let c = self.cell(c);
                 let t = self.test(t);
@@ -143,13 +160,14 @@ impl<'a> Checker<'a> {
                 })
             }
             ExprKind::Find(t) => Value::Cell(CellExpr::Find(Box::new(self.test(t)?))),
-            ExprKind::Count { what, test, along } => {
+            ExprKind::Count { what, test, scope } => {
                 let t = match test {
                     Some(t) => self.test(t)?,
                     None => ir::Test::Any,
                 };
-                Value::Int(match (what, along) {
-                    (ast::CountWhat::Cells, Some((start, dir))) => {
+                use ast::CountWhat as W;
+                Value::Int(match (what, scope) {
+                    (W::Cells, Some(ast::CountScope::Along(start, dir))) => {
                         let start = self.cell(start);
                         let dir = self.single_dir(dir);
                         IntExpr::Run {
@@ -158,13 +176,66 @@ impl<'a> Checker<'a> {
                             dir: dir?,
                         }
                     }
-                    (ast::CountWhat::Attacks, Some(_)) => {
-                        self.error(Code::E0150, e.span, "`count attacks` cannot be counted along a line").hint =
-                            Some("count a run of cells with `count cells where TEST from CELL toward DIR`".into());
+                    (W::Cells, Some(ast::CountScope::Group(start))) => IntExpr::Group {
+                        test: t,
+                        start: Box::new(self.cell(start)?),
+                    },
+                    (W::Cells, None) => IntExpr::CountCells(t),
+                    (W::Attacks, None) => IntExpr::CountAttacks(t),
+                    (W::Groups, None) => IntExpr::Groups(t),
+                    (W::Moves, None) if test.is_none() => {
+                        self.in_place(
+                            e.span,
+                            "`count moves`",
+                            &[Place::End],
+                            "moves are counted in end rules and the score",
+                        )?;
+                        IntExpr::MoveCount
+                    }
+                    (what, _) => {
+                        let w = match what {
+                            W::Attacks => "attacks",
+                            W::Moves => "moves",
+                            W::Groups => "groups",
+                            W::Cells => "cells",
+                        };
+                        self.error(Code::E0150, e.span, format!("`count {w}` cannot be counted this way"))
+                            .hint = Some("runs (`from CELL toward DIR`) and groups (`connected to CELL`) are counted in cells; `count moves` takes no test".into());
                         return None;
                     }
-                    (ast::CountWhat::Attacks, None) => IntExpr::CountAttacks(t),
-                    (ast::CountWhat::Cells, None) => IntExpr::CountCells(t),
+                })
+            }
+            ExprKind::Lines {
+                n,
+                exact,
+                test,
+                through,
+            } => {
+                let t = self.test(test);
+                let c = self.cell(through);
+                if !(1..=ir::MAX_CELLS as i64).contains(&n.0) {
+                    self.error(
+                        Code::E0128,
+                        n.1,
+                        format!("lines of {} cells cannot be counted", n.0),
+                    )
+                    .hint = Some("lines have at least one cell".into());
+                    return None;
+                }
+                Value::Int(IntExpr::Lines {
+                    test: t?,
+                    through: Box::new(c?),
+                    n: n.0 as u16,
+                    exact: *exact,
+                })
+            }
+            ExprKind::Connects(t, a, b) => {
+                let t = self.test(t);
+                let (ra, rb) = (self.region(a), self.region(b));
+                Value::Bool(Cond::Connects {
+                    test: t?,
+                    a: ra?,
+                    b: rb?,
                 })
             }
             ExprKind::Opposite(n) => {
@@ -197,7 +268,7 @@ impl<'a> Checker<'a> {
                     e.span,
                     "`no moves`",
                     &[Place::End],
-                    "`no moves` can only be tested in end rules",
+                    "`no moves` can be tested in end rules and the score",
                 )?;
                 Value::Bool(Cond::NoMoves)
             }
@@ -205,25 +276,25 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// The operands of an `and` (or `or`) chain, each checked even when another fails.
+    /// An operand that is itself the same connective (a definition, a parenthesis) is
+    /// merged into the list, once: the work stays linear in the size of the result.
+    fn logic(&mut self, parts: &[Expr], and: bool) -> Option<Vec<Cond>> {
+        let mut out = Vec::with_capacity(parts.len());
+        let mut ok = true;
+        for p in parts {
+            match self.cond(p) {
+                Some(Cond::And(v)) if and => out.extend(v),
+                Some(Cond::Or(v)) if !and => out.extend(v),
+                Some(c) => out.push(c),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Option<Value> {
         match op {
-            BinOp::And | BinOp::Or => {
-                let a = self.cond(a);
-                let b = self.cond(b);
-                let (a, b) = (a?, b?);
-                let flat = |c: Cond, out: &mut Vec<Cond>| match (c, op) {
-                    (Cond::And(v), BinOp::And) | (Cond::Or(v), BinOp::Or) => out.extend(v),
-                    (c, _) => out.push(c),
-                };
-                let mut v = Vec::new();
-                flat(a, &mut v);
-                flat(b, &mut v);
-                Some(Value::Bool(if op == BinOp::And {
-                    Cond::And(v)
-                } else {
-                    Cond::Or(v)
-                }))
-            }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let va = self.value(a)?;
                 match (va, op) {
@@ -395,6 +466,7 @@ impl<'a> Checker<'a> {
                             .single_dir(&ast::DirName {
                                 name: n.clone(),
                                 opposite: false,
+                                except: false,
                             })
                             .map(Value::Dir);
                     }
@@ -490,8 +562,20 @@ impl<'a> Checker<'a> {
             ));
             return None;
         }
-        if self.expanding.contains(&n.text) {
-            let chain = self.expanding.join(" → ");
+        let values: Vec<Value> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
+        self.expand(n, params, body, values)
+    }
+
+    /// Expands a definition where it is used, its parameters bound to values.
+    pub(super) fn expand(
+        &mut self,
+        n: &Name,
+        params: &[Name],
+        body: &Expr,
+        values: Vec<Value>,
+    ) -> Option<Value> {
+        if self.expansion.stack.contains(&n.text) {
+            let chain = self.expansion.stack.join(" → ");
             self.error(
                 Code::E0153,
                 n.span,
@@ -505,12 +589,17 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        if self.expanding.len() >= 32 {
+        if self.expansion.stack.len() >= 32 {
             self.error(Code::E0153, n.span, "definitions are nested too deeply");
             return None;
         }
-        let values: Vec<Value> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
-        self.expanding.push(n.text.clone());
+        if !self.may_expand(n) {
+            return None;
+        }
+        if self.expansion.stack.is_empty() {
+            self.expansion.site = n.span;
+        }
+        self.expansion.stack.push(n.text.clone());
         // The body sees only its parameters (and the rule's point of view), not the caller's variables.
         let saved_vars = std::mem::take(&mut self.scope.vars);
         for (p, v) in params.iter().zip(values) {
@@ -518,8 +607,58 @@ impl<'a> Checker<'a> {
         }
         let out = self.value(body);
         self.scope.vars = saved_vars;
-        self.expanding.pop();
+        self.end_expansion();
         out
+    }
+
+    /// Whether expanding `n` here stays within the limits; the first time it does not, the
+    /// outermost definition being expanded is reported, at the place it is used.
+    fn may_expand(&mut self, n: &Name) -> bool {
+        let x = &self.expansion;
+        if x.refused {
+            return false;
+        }
+        let (root, site) = match x.stack.first() {
+            Some(root) => (root.clone(), x.site),
+            None => (n.text.clone(), n.span),
+        };
+        if x.parts > MAX_EXPANDED_PARTS {
+            self.expansion_too_large(&root, site);
+            false
+        } else if x.depth > MAX_EXPANDED_DEPTH {
+            self.expansion.refused = true;
+            self.error(
+                Code::E0154,
+                site,
+                format!("`{root}` expands to expressions nested more than {MAX_EXPANDED_DEPTH} levels deep"),
+            )
+            .hint = Some("definitions are expanded where they are used, each inside the expression that uses it; nest fewer of them".into());
+            false
+        } else {
+            true
+        }
+    }
+
+    pub(super) fn end_expansion(&mut self) {
+        let root = self.expansion.stack.first().cloned().unwrap_or_default();
+        self.expansion.stack.pop();
+        if self.expansion.stack.is_empty()
+            && !self.expansion.refused
+            && self.expansion.parts > MAX_EXPANDED_PARTS
+        {
+            // The last expansion went over without using another definition after.
+            self.expansion_too_large(&root, self.expansion.site);
+        }
+    }
+
+    fn expansion_too_large(&mut self, root: &str, site: Span) {
+        self.expansion.refused = true;
+        self.error(
+            Code::E0154,
+            site,
+            format!("`{root}` expands to more than {MAX_EXPANDED_PARTS} parts"),
+        )
+        .hint = Some("definitions are expanded where they are used: one used twice in another doubles its size; use fewer copies, or a simpler definition".into());
     }
 
     // ---------- cell tests ----------
@@ -538,5 +677,6 @@ fn plain(n: &Name) -> ast::DirName {
     ast::DirName {
         name: n.clone(),
         opposite: false,
+        except: false,
     }
 }

@@ -31,6 +31,7 @@ impl<'a> Checker<'a> {
         // broken setup or hand may have given the pieces.
         let quiet = r.setup_incomplete
             || self.board.is_none()
+            || self.players.len() > ir::MAX_PLAYERS
             || self.broken.sections.contains("setup")
             || self.broken.sections.contains("hand");
         let players_span = file
@@ -86,9 +87,10 @@ impl<'a> Checker<'a> {
             {
                 self.scope = Scope::default();
                 self.place = Some(Place::Anywhere);
-                self.expanding.push(name.text.clone());
+                self.expansion.site = name.span;
+                self.expansion.stack.push(name.text.clone());
                 let _ = self.value(body);
-                self.expanding.pop();
+                self.end_expansion();
                 self.symbols.mark(&name.text, false);
             }
         }

@@ -9,6 +9,7 @@
 //! - `lints`: whole-file checks (unused names, pieces that never move, unreachable rules);
 //! - `symbols`: the one table of declared names.
 
+mod cost;
 mod declare;
 mod expr;
 mod lints;
@@ -31,14 +32,17 @@ pub fn check(file: &ast::File) -> (Option<Program>, Vec<Diagnostic>) {
     let mut c = Checker::new(file);
     let game = c.run(file);
     let has_error = c.diags.iter().any(Diagnostic::is_error);
-    c.diags.sort_by_key(|d| (d.start(), d.code));
     let program = match (has_error || c.broken.any, game) {
-        (false, Some(game)) => Some(Program {
-            game,
-            effects: c.effects,
-        }),
+        (false, Some(game)) => {
+            let program = Program {
+                game,
+                effects: std::mem::take(&mut c.effects),
+            };
+            c.check_cost(&program).then_some(program)
+        }
         _ => None,
     };
+    c.diags.sort_by_key(|d| (d.start(), d.code));
     (program, c.diags)
 }
 
@@ -87,6 +91,30 @@ struct Scope {
     next_slot: u8,
 }
 
+/// Most parts (expressions, cell tests, directions) that expanding definitions may add to
+/// a file's rules: each use copies a definition, so a few lines could otherwise expand
+/// to exponentially many.
+pub const MAX_EXPANDED_PARTS: usize = 100_000;
+
+/// Deepest nesting of expressions inside one another once definitions are expanded
+/// (the syntax stage bounds each expression as written; expansions stack them).
+pub const MAX_EXPANDED_DEPTH: usize = 1_000;
+
+/// The definitions being expanded and what expanding has cost so far.
+#[derive(Default)]
+struct Expansion {
+    /// Definitions being expanded, innermost last (to detect recursion).
+    stack: Vec<String>,
+    /// Where the outermost of them is used.
+    site: Span,
+    /// Parts produced by all expansions so far.
+    parts: usize,
+    /// Expressions being lowered inside one another, through expansions.
+    depth: usize,
+    /// A limit was hit and reported: further expansions are skipped silently.
+    refused: bool,
+}
+
 /// What broken sections (syntax errors) may have said: their words are not reported as
 /// unknown or unused, and a broken `board` or `players` is not reported missing.
 #[derive(Default)]
@@ -104,11 +132,14 @@ pub(crate) struct Checker<'a> {
     players: Vec<ir::Player>,
     pieces: Vec<ir::Piece>,
     piece_spans: Vec<Span>,
+    /// The classes of moves named in `priority`, in order.
+    classes: Vec<String>,
+    /// Per piece type: where it is declared and how many `shown` symbols it gives.
+    shown: Vec<(Span, usize)>,
     regions: Vec<ir::Region>,
     flags: Vec<ir::Flag>,
     counters: Vec<ir::Counter>,
-    /// Definitions being expanded, innermost last (to detect recursion).
-    expanding: Vec<String>,
+    expansion: Expansion,
     effects: Vec<Vec<ir::Effect>>,
     leaps: Vec<Vec<(i8, i8)>>,
     tracks_repetition: bool,
@@ -116,6 +147,26 @@ pub(crate) struct Checker<'a> {
     scope: Scope,
     place: Option<Place>,
     broken: Broken,
+    /// Where the parts of the game whose cost is bounded were written.
+    cost_spans: CostSpans,
+    /// Every diagnostic reported so far, to report each only once.
+    reported: HashSet<(Code, Span, String)>,
+    /// Where a diagnostic reported before is written again, then dropped.
+    repeated: Diagnostic,
+    /// Parts of the move and attack rules of all piece types so far (see
+    /// [`cost::MAX_RULE_PARTS`]); `None` once the bound was passed and reported.
+    rule_parts: Option<usize>,
+}
+
+/// Where each part of a game was written, to point at the one that costs too much.
+#[derive(Default)]
+struct CostSpans {
+    moves: Span,
+    legal: Span,
+    effects: Span,
+    /// One per end rule of the game, in order.
+    end: Vec<Span>,
+    score: Span,
 }
 
 impl<'a> Checker<'a> {
@@ -135,10 +186,12 @@ impl<'a> Checker<'a> {
             players: Vec::new(),
             pieces: Vec::new(),
             piece_spans: Vec::new(),
+            shown: Vec::new(),
+            classes: Vec::new(),
             regions: Vec::new(),
             flags: Vec::new(),
             counters: Vec::new(),
-            expanding: Vec::new(),
+            expansion: Expansion::default(),
             effects: Vec::new(),
             leaps: Vec::new(),
             tracks_repetition: false,
@@ -146,11 +199,22 @@ impl<'a> Checker<'a> {
             scope: Scope::default(),
             place: None,
             broken,
+            cost_spans: CostSpans::default(),
+            rule_parts: Some(0),
+            reported: HashSet::new(),
+            repeated: Diagnostic::unlocated(Code::E0001, ""),
         }
     }
 
     fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::new(code, span, msg));
+        let d = Diagnostic::new(code, span, msg);
+        // A mistake in a definition's body is met again at each use of the definition: it
+        // is reported once, not once per copy (which could be thousands of times).
+        if !self.reported.insert((code, span, d.message.clone())) {
+            self.repeated = d;
+            return &mut self.repeated;
+        }
+        self.diags.push(d);
         self.diags.last_mut().expect("just pushed")
     }
 
@@ -174,6 +238,60 @@ impl<'a> Checker<'a> {
             d.hint = Some(format!("did you mean `{s}`?"));
         }
         Some(d)
+    }
+
+    /// Whether one position of the game costs the engine a bounded amount of work; if not,
+    /// the part that costs most is reported.
+    fn check_cost(&mut self, program: &Program) -> bool {
+        let Some(board) = &self.board else {
+            return true;
+        };
+        let cost = cost::position_cost(program, board);
+        if cost.total() <= cost::MAX_POSITION_COST {
+            return true;
+        }
+        let s = &self.cost_spans;
+        let mut parts = vec![
+            (cost.moves, s.moves, "the move rules".to_string()),
+            (
+                cost.build,
+                s.moves,
+                "preparing the attack rules, for every piece type and cell,".into(),
+            ),
+            (
+                cost.legal,
+                s.legal,
+                "`legal if`, judged for every candidate move,".into(),
+            ),
+            (
+                cost.effects,
+                s.effects,
+                "the effects of every candidate move".into(),
+            ),
+            (cost.score, s.score, "the score".into()),
+        ];
+        for (c, span) in cost.end.iter().zip(&s.end) {
+            parts.push((*c, *span, "this end rule".into()));
+        }
+        let (steps, span, what) = parts
+            .into_iter()
+            .max_by_key(|p| p.0)
+            .expect("parts of the cost");
+        let steps = if steps == u64::MAX {
+            "more than 1.8e19".to_string()
+        } else {
+            format!("up to {:.1e}", steps as f64)
+        };
+        self.error(
+            Code::E0155,
+            span,
+            format!("{what} may cost {steps} steps in one position"),
+        )
+        .hint = Some(format!(
+            "one position may cost at most {:.0e} steps; quantifiers, `find`, `count`, `first`, slides and `attacked` multiply the cost of what they contain",
+            cost::MAX_POSITION_COST as f64
+        ));
+        false
     }
 
     fn run(&mut self, file: &'a ast::File) -> Option<ir::Game> {

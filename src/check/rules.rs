@@ -6,7 +6,7 @@ use super::{Checker, Place, Scope};
 use crate::diag::Code;
 use crate::ir::{self, Cell};
 use crate::syntax::ast::{self, Item};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What the rules of a file lower to, before assembly.
 #[derive(Default)]
@@ -19,11 +19,15 @@ pub(super) struct Rules {
     pub attacks: Vec<Option<Vec<ir::Stmt>>>,
     pub after: Vec<ir::After>,
     pub legal: Option<ir::Cond>,
+    pub priority: Option<ir::Priority>,
+    pub actions: Vec<ir::Action>,
     pub forced_pass: bool,
     pub score: Option<ir::IntExpr>,
     pub end: Vec<ir::EndRule>,
     /// Some setup or hand entry failed to resolve: whole-file checks about pieces are moot.
     pub setup_incomplete: bool,
+    /// Pieces in hand per player and piece type, over every entry: they add up.
+    pub hand_totals: HashMap<(u8, u8), u32>,
 }
 
 impl<'a> Checker<'a> {
@@ -39,6 +43,27 @@ impl<'a> Checker<'a> {
             ..Rules::default()
         };
         let mut occupied: HashSet<Cell> = HashSet::new();
+        // Classes are named before the move rules that use them.
+        for item in &file.items {
+            if let Item::Priority {
+                longest,
+                classes,
+                span,
+            } = item
+            {
+                if r.priority.is_some() {
+                    self.error(Code::E0112, *span, "`priority` is given twice")
+                        .hint =
+                        Some("list every class in one `priority` section, first first".into());
+                    continue;
+                }
+                self.classes = classes.iter().map(|c| c.text.clone()).collect();
+                r.priority = Some(ir::Priority {
+                    classes: self.classes.clone(),
+                    longest: *longest,
+                });
+            }
+        }
         self.has_score = file.items.iter().any(|i| matches!(i, Item::Score(_)));
         for item in &file.items {
             match item {
@@ -63,11 +88,37 @@ impl<'a> Checker<'a> {
                     }
                 }
                 Item::Moves { pieces, body } | Item::Attacks { pieces, body } => {
+                    if matches!(item, Item::Moves { .. }) && r.moves.iter().all(Option::is_none) {
+                        self.cost_spans.moves = pieces[0].span;
+                    }
                     let mask = pieces
                         .iter()
                         .fold(0, |m, p| m | self.piece_set(p).unwrap_or(0));
                     self.enter(Place::Move);
                     let lowered = self.stmts(body);
+                    // A rule for several piece types is copied into each of them.
+                    let copies = (mask & ((1u64 << self.pieces.len()) - 1) as u32).count_ones();
+                    let parts = super::cost::parts(&lowered) * copies as usize;
+                    let keep = match self.rule_parts.map(|n| n + parts) {
+                        Some(n) if n <= super::cost::MAX_RULE_PARTS => {
+                            self.rule_parts = Some(n);
+                            true
+                        }
+                        Some(n) => {
+                            self.rule_parts = None;
+                            self.error(
+                                Code::E0155,
+                                pieces[0].span,
+                                format!("the move and attack rules of the piece types have {n} parts, counting a rule once for each type it is written for"),
+                            )
+                            .hint = Some(format!(
+                                "at most {} are accepted; write fewer rules, or for fewer piece types",
+                                super::cost::MAX_RULE_PARTS
+                            ));
+                            false
+                        }
+                        None => false,
+                    };
                     let table = if matches!(item, Item::Moves { .. }) {
                         &mut r.moves
                     } else {
@@ -75,14 +126,22 @@ impl<'a> Checker<'a> {
                     };
                     for (i, slot) in table.iter_mut().enumerate() {
                         if mask & (1 << i) != 0 {
-                            slot.get_or_insert_with(Vec::new)
-                                .extend(lowered.iter().cloned());
+                            // Refused rules still count as written: no "no move rule" then.
+                            let rules = slot.get_or_insert_with(Vec::new);
+                            if keep {
+                                rules.extend(lowered.iter().cloned());
+                            }
                         }
                     }
                 }
                 Item::After {
-                    pieces, effects, ..
+                    pieces,
+                    effects,
+                    span,
                 } => {
+                    if r.after.is_empty() {
+                        self.cost_spans.effects = *span;
+                    }
                     let mask = match pieces {
                         None => u32::MAX,
                         Some(list) => list
@@ -97,6 +156,7 @@ impl<'a> Checker<'a> {
                     });
                 }
                 Item::Legal(e) => {
+                    self.cost_spans.legal = e.span;
                     self.enter(Place::Effect);
                     if r.legal.is_some() {
                         self.error(Code::E0112, e.span, "`legal if` is given twice")
@@ -105,7 +165,28 @@ impl<'a> Checker<'a> {
                     r.legal = self.cond(e);
                 }
                 Item::Pass(_) => r.forced_pass = true,
+                Item::Action {
+                    name,
+                    when,
+                    effects,
+                } => {
+                    self.enter(Place::Move);
+                    let cond = match when {
+                        Some(c) => self.cond(c),
+                        None => Some(ir::Cond::True),
+                    };
+                    self.enter(Place::Effect);
+                    let effects = self.effects(effects);
+                    if let Some(cond) = cond {
+                        r.actions.push(ir::Action {
+                            name: name.text.clone(),
+                            when: cond,
+                            effects,
+                        });
+                    }
+                }
                 Item::Score(e) => {
+                    self.cost_spans.score = e.span;
                     self.enter(Place::End);
                     r.score = self.int(e);
                 }
@@ -140,6 +221,8 @@ impl<'a> Checker<'a> {
             score: r.score,
             end: r.end,
             tracks_repetition: self.tracks_repetition,
+            priority: r.priority,
+            actions: r.actions,
         })
     }
 
@@ -191,10 +274,27 @@ impl<'a> Checker<'a> {
                 r.setup_incomplete = true;
                 continue;
             }
-            match (player, piece) {
-                (Some(player), Some(piece)) => r.hand.push((player, piece, *n as u16)),
-                _ => r.setup_incomplete = true,
+            let (Some(player), Some(piece)) = (player, piece) else {
+                r.setup_incomplete = true;
+                continue;
+            };
+            let total = r.hand_totals.entry((player, piece)).or_default();
+            if *total + *n as u32 > u32::from(u16::MAX) {
+                let msg = format!(
+                    "`{}` holds {} `{}` in hand in all",
+                    e.player.text,
+                    *total + *n as u32,
+                    p.text
+                );
+                self.error(Code::E0124, *span, msg).hint = Some(format!(
+                    "entries for the same player and piece add up, to at most {}",
+                    u16::MAX
+                ));
+                r.setup_incomplete = true;
+                continue;
             }
+            *total += *n as u32;
+            r.hand.push((player, piece, *n as u16));
         }
     }
 
@@ -237,6 +337,7 @@ impl<'a> Checker<'a> {
         };
         if let (Some(cond), Some(outcome)) = (cond, outcome) {
             r.end.push(ir::EndRule { cond, outcome });
+            self.cost_spans.end.push(rule.span);
         }
     }
 

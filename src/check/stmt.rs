@@ -7,7 +7,7 @@ use crate::ir::{self, CellExpr, Cond, DirRef};
 use crate::syntax::ast::{self, Expr, Name};
 
 impl<'a> Checker<'a> {
-    fn alloc_slot(&mut self, span: Span) -> ir::Slot {
+    pub(super) fn alloc_slot(&mut self, span: Span) -> ir::Slot {
         let s = self.scope.next_slot;
         if s as usize >= ir::MAX_SLOTS {
             self.error(Code::E0140, span, "too many variables in one rule")
@@ -42,15 +42,21 @@ impl<'a> Checker<'a> {
         self.scoped(|c| body.iter().filter_map(|s| c.stmt(s)).collect())
     }
 
-    fn then_block(&mut self, effects: &[ast::Effect]) -> Option<u16> {
+    fn then_block(&mut self, effects: &[ast::Effect], span: Span) -> Option<u16> {
         if effects.is_empty() {
             return None;
         }
         let saved = self.place.replace(Place::Effect);
         let lowered = self.effects(effects);
         self.place = saved;
+        // Out of reach within the file size limit, but a wrapped index would be silent.
+        let Ok(index) = u16::try_from(self.effects.len()) else {
+            let msg = format!("more than {} `then` blocks", ir::MAX_EFFECT_BLOCKS);
+            self.error(Code::E0118, span, msg);
+            return None;
+        };
         self.effects.push(lowered);
-        Some((self.effects.len() - 1) as u16)
+        Some(index)
     }
 
     fn target_test(&mut self, t: &Option<ast::Test>) -> ir::Test {
@@ -143,7 +149,7 @@ impl<'a> Checker<'a> {
                 to,
                 cond,
                 then,
-                ..
+                span,
             } => {
                 let dirs = self.dirs(dirs);
                 let to = self.target_test(to);
@@ -152,16 +158,17 @@ impl<'a> Checker<'a> {
                     dirs,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::Slide {
                 dirs,
                 max,
+                through,
                 to,
                 cond,
                 then,
-                ..
+                span,
             } => {
                 let dirs = self.dirs(dirs);
                 let max = match max {
@@ -173,19 +180,22 @@ impl<'a> Checker<'a> {
                     }
                     Some((m, _)) => *m as u8,
                 };
+                let through = through.as_ref().and_then(|t| self.test(t));
                 let to = self.target_test(to);
                 let cond = self.target_cond(cond);
                 ir::Stmt::Slide {
                     dirs,
                     max,
+                    through,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::Leap {
                 a,
                 b,
+                toward,
                 to,
                 cond,
                 then,
@@ -200,43 +210,194 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 let offsets = Board::leap_offsets(*a as i8, *b as i8);
-                let leap = match self.leaps.iter().position(|l| *l == offsets) {
-                    Some(i) => i,
-                    None => {
-                        self.leaps.push(offsets);
-                        self.leaps.len() - 1
-                    }
-                } as u16;
+                let toward = self.dirs(toward);
+                let leap = if toward.is_empty() {
+                    vec![self.leap_index(offsets)]
+                } else {
+                    // Only the leaps with some way along one of the directions, per player
+                    // when the directions are relative to the player.
+                    let per_player = toward.iter().any(|d| matches!(d, DirRef::Rel(_)));
+                    let povs = if per_player {
+                        self.players.len().max(1)
+                    } else {
+                        1
+                    };
+                    (0..povs)
+                        .map(|p| {
+                            let dirs: Vec<(i8, i8)> = toward
+                                .iter()
+                                .filter_map(|d| self.absolute(*d, p as u8))
+                                .map(|d| self.geo().dir_delta(d))
+                                .collect();
+                            let kept = offsets
+                                .iter()
+                                .copied()
+                                .filter(|&(x, y)| {
+                                    dirs.iter().any(|&(dx, dy)| {
+                                        x as i32 * dx as i32 + y as i32 * dy as i32 > 0
+                                    })
+                                })
+                                .collect();
+                            self.leap_index(kept)
+                        })
+                        .collect()
+                };
                 let to = self.target_test(to);
                 let cond = self.target_cond(cond);
                 ir::Stmt::Leap {
                     leap,
                     to,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
             ast::Stmt::MoveTo {
-                target, cond, then, ..
+                target: ast::MoveTarget::Cell(target),
+                to,
+                cond,
+                then,
+                span,
             } => {
                 let target = self.cell(target);
+                let to = self.target_test(to);
                 let cond = self.target_cond(cond);
                 ir::Stmt::MoveTo {
                     target: target?,
+                    to,
                     cond: cond?.unwrap_or(Cond::True),
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
-            ast::Stmt::Place { on, cond, then, .. } => {
+            ast::Stmt::MoveTo {
+                target: ast::MoveTarget::Any(test),
+                cond,
+                then,
+                span,
+                ..
+            } => {
+                let to = self.test(test);
+                let cond = self.target_cond(cond);
+                ir::Stmt::MoveAny {
+                    to: to?,
+                    cond: cond?,
+                    then: self.then_block(then, *span),
+                }
+            }
+            ast::Stmt::New(inner) => ir::Stmt::New(Box::new(self.stmt(inner)?)),
+            ast::Stmt::Chain { body, until, span } => {
+                let body = self.stmts(body);
+                if body.is_empty() {
+                    self.error(Code::E0129, *span, "a chain needs at least one hop rule")
+                        .hint = Some(
+                        "write the hop inside: `chain { move to from + d * 2 if ... }`".into(),
+                    );
+                }
+                let until = until.as_ref().map(|c| self.cond(c));
+                ir::Stmt::Chain {
+                    body,
+                    until: match until {
+                        Some(c) => Some(c?),
+                        None => None,
+                    },
+                }
+            }
+            ast::Stmt::Class { class, body } => {
+                let body = self.stmts(body);
+                match self.classes.iter().position(|c| *c == class.text) {
+                    Some(i) => ir::Stmt::Class {
+                        class: i as u8,
+                        body,
+                    },
+                    None => {
+                        let known: Vec<&str> = self.classes.iter().map(String::as_str).collect();
+                        let hint = crate::diag::suggest(&class.text, known.iter().copied())
+                            .map(String::from);
+                        let d = self.error(
+                            Code::E0129,
+                            class.span,
+                            format!("`{}` is not a class of moves", class.text),
+                        );
+                        d.hint = Some(match hint {
+                            Some(h) => format!("did you mean `{h}`?"),
+                            None => "name the classes of moves in `priority CLASS, …`".into(),
+                        });
+                        return None;
+                    }
+                }
+            }
+            ast::Stmt::Place {
+                on,
+                cond,
+                then,
+                span,
+            } => {
                 let on = self.target_test(on);
                 let cond = self.target_cond(cond);
                 ir::Stmt::Place {
                     on,
                     cond: cond?,
-                    then: self.then_block(then),
+                    then: self.then_block(then, *span),
                 }
             }
         })
+    }
+
+    /// A step, slide or leap pattern of `choose … by`.
+    fn pattern(&mut self, p: &ast::Pattern) -> Option<ir::Pattern> {
+        let to = self.target_test(&p.to);
+        Some(match &p.kind {
+            ast::PatternKind::Step(dirs) => ir::Pattern::Step {
+                dirs: self.dirs(dirs),
+                to,
+            },
+            ast::PatternKind::Slide(dirs, max) => ir::Pattern::Slide {
+                dirs: self.dirs(dirs),
+                max: match max {
+                    None => u8::MAX,
+                    Some((m, _)) if (1..=255).contains(m) => *m as u8,
+                    Some((m, span)) => {
+                        self.error(Code::E0119, *span, format!("`max {m}` is out of range"))
+                            .hint = Some("a slide goes at least 1 and at most 255 cells".into());
+                        return None;
+                    }
+                },
+                to,
+            },
+            ast::PatternKind::Leap(a, b) => {
+                if !(0..=16).contains(a) || !(0..=16).contains(b) || (*a == 0 && *b == 0) {
+                    self.error(Code::E0123, p.span, format!("`leap {a} {b}` is not a leap"))
+                        .hint = Some("give two distances from 0 to 16, not both 0".into());
+                    return None;
+                }
+                ir::Pattern::Leap {
+                    leap: self.leap_index(Board::leap_offsets(*a as i8, *b as i8)),
+                    to,
+                }
+            }
+        })
+    }
+
+    /// The index of a leap pattern, shared by every statement with the same offsets.
+    fn leap_index(&mut self, offsets: Vec<(i8, i8)>) -> u16 {
+        match self.leaps.iter().position(|l| *l == offsets) {
+            Some(i) => i as u16,
+            None => {
+                self.leaps.push(offsets);
+                (self.leaps.len() - 1) as u16
+            }
+        }
+    }
+
+    /// The absolute direction a fixed direction means for a player (`None` for variables).
+    fn absolute(&self, d: DirRef, player: u8) -> Option<u8> {
+        match d {
+            DirRef::Abs(a) => Some(a),
+            DirRef::Rel(r) => {
+                let f = self.players.get(player as usize)?.forward?;
+                Some(self.geo().rotate(f, r))
+            }
+            DirRef::Var(_) | DirRef::Opp(_) => None,
+        }
     }
 
     pub(super) fn effects(&mut self, body: &[ast::Effect]) -> Vec<ir::Effect> {
@@ -335,12 +496,57 @@ impl<'a> Checker<'a> {
                     piece: piece?,
                 }
             }
-            ast::Effect::Put { piece, at } => {
+            ast::Effect::Put { owner, piece, at } => {
+                let neutral = match owner {
+                    None => false,
+                    Some(o) if o.text == "neutral" => true,
+                    Some(o) => {
+                        self.error(Code::E0101, o.span, format!("`{}` cannot be given a new piece here", o.text))
+                            .hint = Some("a new piece is the mover's (`put Stone at c`) or neutral (`put neutral Arrow at c`)".into());
+                        return None;
+                    }
+                };
                 let piece = self.piece_ref(piece);
                 let at = self.cell(at);
                 ir::Effect::Put {
                     piece: piece?,
                     at: at?,
+                    neutral,
+                }
+            }
+            ast::Effect::Choose {
+                var, from, body, ..
+            } => {
+                let removes = body.iter().any(|e| matches!(e, ast::Effect::Remove(_)));
+                let start = match from {
+                    ast::ChooseFrom::By(start, _) => Some(self.cell(start)),
+                    ast::ChooseFrom::Where(_) => None,
+                };
+                let pattern = match from {
+                    ast::ChooseFrom::By(_, p) => Some(self.pattern(p)),
+                    ast::ChooseFrom::Where(_) => None,
+                };
+                let (slot, from, body) = self.scoped(|c| {
+                    let slot = c.alloc_slot(var.span);
+                    c.scope
+                        .vars
+                        .push((var.text.clone(), Value::Cell(CellExpr::Slot(slot))));
+                    let from = match (from, start, pattern) {
+                        (ast::ChooseFrom::Where(cond), _, _) => {
+                            c.cond(cond).map(ir::ChooseFrom::Where)
+                        }
+                        (_, Some(Some(start)), Some(Some(pattern))) => {
+                            Some(ir::ChooseFrom::By { start, pattern })
+                        }
+                        _ => None,
+                    };
+                    (slot, from, c.effects(body))
+                });
+                ir::Effect::Choose {
+                    slot,
+                    from: from?,
+                    body,
+                    removes,
                 }
             }
             ast::Effect::Clear { flag, at } | ast::Effect::Set { flag, at } => {

@@ -2,9 +2,13 @@
 //! counters and definitions (they share one namespace), with where each was declared,
 //! whether a rule used it, and suggestions for misspellings.
 
-use crate::diag::{Span, suggest};
+use crate::diag::{Span, suggest_within};
 use crate::syntax::ast::Item;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
+
+/// Work the suggestions of one file may spend (see [`suggest_within`]): enough for every
+/// misspelling of a real file, and bounded for a hostile one.
+const SUGGESTION_BUDGET: usize = 20_000_000;
 
 /// What a declared name stands for: an index into the checker's list of that kind.
 #[derive(Clone, Copy, Debug)]
@@ -54,9 +58,19 @@ struct Entry<'a> {
     used: bool,
 }
 
-#[derive(Default)]
 pub(super) struct Symbols<'a> {
-    map: HashMap<String, Entry<'a>>,
+    /// In name order, so that suggestions do not depend on hashing.
+    map: BTreeMap<String, Entry<'a>>,
+    suggestion_budget: usize,
+}
+
+impl Default for Symbols<'_> {
+    fn default() -> Self {
+        Symbols {
+            map: BTreeMap::new(),
+            suggestion_budget: SUGGESTION_BUDGET,
+        }
+    }
 }
 
 impl<'a> Symbols<'a> {
@@ -111,19 +125,6 @@ impl<'a> Symbols<'a> {
         self.map.get(name).is_some_and(|e| e.used)
     }
 
-    /// The declared names of the kinds `keep` accepts.
-    pub(super) fn names(&self, keep: impl Fn(&Symbol) -> bool) -> Vec<&str> {
-        let mut v: Vec<&str> = self
-            .map
-            .iter()
-            .filter(|(_, e)| keep(&e.symbol))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        // Suggestions must not depend on hash order.
-        v.sort_unstable();
-        v
-    }
-
     /// The closest declared name of the kinds `keep` accepts (or of `extra`), if close
     /// enough to be a likely misspelling. The suggested name counts as used: the author
     /// meant it.
@@ -133,9 +134,13 @@ impl<'a> Symbols<'a> {
         keep: impl Fn(&Symbol) -> bool,
         extra: &[&str],
     ) -> Option<String> {
-        let mut cands: Vec<&str> = self.names(keep);
-        cands.extend_from_slice(extra);
-        let best = suggest(word, cands)?.to_string();
+        let cands = self
+            .map
+            .iter()
+            .filter(|(_, e)| keep(&e.symbol))
+            .map(|(n, _)| n.as_str())
+            .chain(extra.iter().copied());
+        let best = suggest_within(word, cands, &mut self.suggestion_budget)?.to_string();
         self.mark(&best, true);
         Some(best)
     }

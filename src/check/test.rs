@@ -60,17 +60,19 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Directions as written, `opposite` applied.
+    /// Directions as written, `opposite` applied, those after `except` left out.
     pub(super) fn dirs(&mut self, names: &[ast::DirName]) -> Vec<DirRef> {
         let mut out = Vec::new();
+        let mut left_out = Vec::new();
         for d in names {
             let plain = self.plain_dirs(&d.name);
-            out.extend(
-                plain
-                    .into_iter()
-                    .map(|r| if d.opposite { self.opposite(r) } else { r }),
-            );
+            let list = if d.except { &mut left_out } else { &mut out };
+            for r in plain {
+                list.push(if d.opposite { self.opposite(r) } else { r });
+            }
         }
+        out.retain(|d| !left_out.contains(d));
+        self.count_parts(out.len());
         out
     }
 
@@ -129,6 +131,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn test(&mut self, t: &ast::Test) -> Option<ir::Test> {
+        self.count_parts(1);
         let all = |c: &mut Self, v: &[ast::Test]| -> Option<Vec<ir::Test>> {
             // Every part is checked, so that each mistake is reported.
             let parts: Vec<Option<ir::Test>> = v.iter().map(|x| c.test(x)).collect();
@@ -200,6 +203,26 @@ impl<'a> Checker<'a> {
                     pieces: self.piece_set(a)?,
                 },
                 Some(Symbol::Region(_)) => return self.region_as_test(a),
+                Some(Symbol::Define(ast::Item::Define { params, body, .. }))
+                    if params.len() == 1 =>
+                {
+                    // A definition of one cell as a test: the cell goes into a slot.
+                    self.symbols.mark(t, true);
+                    let slot = self.alloc_slot(a.span);
+                    let value = Value::Cell(crate::ir::CellExpr::Slot(slot));
+                    let cond = match self.expand(a, params, body, vec![value])? {
+                        Value::Bool(c) => c,
+                        v => {
+                            self.error(Code::E0150, a.span, format!("`{t}` is {}, not a condition", v.kind()))
+                                .hint = Some("a definition used as a cell test is a condition about its one cell".into());
+                            return None;
+                        }
+                    };
+                    ir::Test::Def {
+                        slot,
+                        cond: Box::new(cond),
+                    }
+                }
                 _ if self.builtin_region(t).is_some() => return self.region_as_test(a),
                 _ => {
                     if let Some(d) = self.unknown(

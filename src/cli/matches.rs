@@ -1,6 +1,7 @@
 //! `regula match`: two agents play a series of games, sides alternating; the result is a
 //! score with its 95% interval and the Elo difference it implies.
 
+use super::{Format, agent_hint, print, usage};
 use regula::agents::Spec;
 use regula::engine::{Engine, Outcome, Position, Rng};
 use serde::Serialize;
@@ -49,7 +50,19 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At a score of 0 or 1 the interval reaches that end exactly; rounding would otherwise
+    // leave it a hair short, and turn an infinite Elo bound into a finite, huge one.
+    let lo = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// The Elo difference that gives an expected score `s`.
@@ -269,6 +282,75 @@ pub fn text(s: &Summary) -> String {
     out
 }
 
+/// Runs `regula match` and prints its summary (and writes the records, if asked).
+pub fn start(
+    engine: &Engine,
+    start: &Position,
+    agents: [&String; 2],
+    (games, threads, agent_threads, seed, max_plies): (u64, usize, usize, u64, u64),
+    records: Option<std::path::PathBuf>,
+    format: Format,
+) -> i32 {
+    let mut specs = Vec::new();
+    for a in agents {
+        match a.parse::<regula::agents::Spec>() {
+            Ok(regula::agents::Spec::Human) => {
+                return usage(
+                    "a match is played by agents, not humans",
+                    "play against an agent with `regula play GAME --<player> human`",
+                );
+            }
+            Ok(s) => specs.push(s),
+            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
+        }
+    }
+    if games == 0 {
+        return usage("a match of 0 games", "give --games 1 or more");
+    }
+    let specs: [regula::agents::Spec; 2] = [specs[0].clone(), specs[1].clone()];
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = indicatif::ProgressBar::new(games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed} (eta {eta})",
+            )
+            .expect("a valid template"),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let settings = Settings {
+        games,
+        threads,
+        agent_threads,
+        seed,
+        max_plies,
+        progress: Box::new({
+            let bar = bar.clone();
+            move |d| bar.set_position(d)
+        }),
+    };
+    let (played, summary) = run(engine, start, &specs, &settings);
+    bar.finish_and_clear();
+    if let Some(path) = records {
+        let text: String = played
+            .iter()
+            .map(|g| record_line(engine, g) + "\n")
+            .collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
+    match format {
+        Format::Human => print(&text(&summary)),
+        Format::Json => {
+            print(&(serde_json::to_string(&summary).expect("a summary serializes") + "\n"))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,10 +363,9 @@ mod tests {
             "{lo} {hi}"
         );
         let (lo, hi) = wilson(1.0, 10.0);
-        assert!(
-            (lo - 0.7225).abs() < 1e-3 && (hi - 1.0).abs() < 1e-9,
-            "{lo} {hi}"
-        );
+        assert!((lo - 0.7225).abs() < 1e-3 && hi == 1.0, "{lo} {hi}");
+        assert!(elo(wilson(1.0, 4.0).1).is_infinite());
+        assert_eq!(wilson(0.0, 4.0).0, 0.0);
         assert!((elo(0.75) - 190.85).abs() < 0.01);
         assert_eq!(elo(0.5), 0.0);
         assert!(elo(1.0).is_infinite() && elo(0.0) < 0.0);

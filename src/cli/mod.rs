@@ -1,6 +1,7 @@
 //! Stage 4: the command line. Exit codes: 0 ok, 1 invalid game file, 2 bad usage or
 //! illegal move.
 
+mod bench;
 mod matches;
 mod play;
 mod replay;
@@ -10,6 +11,7 @@ use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
 use regula::engine::{Engine, Position};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -36,7 +38,7 @@ enum Command {
     )]
     Check {
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Treat warnings as errors (exit 1).
@@ -46,7 +48,7 @@ enum Command {
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
     Moves {
-        game: String,
+        game: PathBuf,
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
         after: String,
@@ -60,7 +62,7 @@ enum Command {
         after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
     )]
     Perft {
-        game: String,
+        game: PathBuf,
         depth: u32,
         #[arg(long, default_value = "")]
         after: String,
@@ -79,7 +81,7 @@ enum Command {
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
     Playout {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value_t = 1000)]
         count: u64,
         #[arg(long, default_value_t = 1)]
@@ -101,7 +103,7 @@ enum Command {
         after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"\n  regula show games/shakti.game --after \"b2-b4\" --position\n  regula show docs/examples/chess.game --after e2-e4 --svg > board.svg"
     )]
     Show {
-        game: String,
+        game: PathBuf,
         #[arg(long, default_value = "")]
         after: String,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -120,7 +122,7 @@ enum Command {
         after_help = "Each player is `--<player> AGENT` (or `--player NAME=AGENT`); agents are human, random,\nflat:PLAYOUTS, mcts:TIME, mcts:ITERATIONS, alphabeta:DEPTH. Players not given are human.\nAt your turn type a move, `?` for the legal moves, `undo`, `hint`, `resign` or `help`.\n\nExample:\n  regula play docs/examples/tictactoe.game --white human --black mcts:2s\n  regula play games/shakti.game --white mcts:1s --black alphabeta:3"
     )]
     Play {
-        game: String,
+        game: PathBuf,
         /// Who plays a player: NAME=AGENT (repeatable; `--<name> AGENT` says the same).
         #[arg(long = "player", value_name = "NAME=AGENT")]
         players: Vec<String>,
@@ -145,7 +147,7 @@ enum Command {
         after_help = "Sides alternate from game to game. A seed gives the same games (for agents whose\nbudget is not a time), whatever the number of threads.\n\nExample:\n  regula match docs/examples/connect4.game mcts:100ms random --games 100\n  regula match games/shakti.game mcts:2000 flat:500 --games 20 --records shakti.txt --format json"
     )]
     Match {
-        game: String,
+        game: PathBuf,
         first: String,
         second: String,
         #[arg(long, default_value_t = 10)]
@@ -164,7 +166,7 @@ enum Command {
         max_plies: u64,
         /// Write the games to this file, one per line: the moves, then `result: ...`.
         #[arg(long)]
-        records: Option<String>,
+        records: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -177,9 +179,9 @@ enum Command {
         after_help = "A record is a line of moves in notation, optionally followed by `result: ...` (as\n`regula match --records` writes them); a file of several takes --line.\n\nExample:\n  regula replay docs/examples/tictactoe.game game.txt --each\n  regula replay docs/examples/chess.game games.txt --line 3 --html game.html"
     )]
     Replay {
-        game: String,
+        game: PathBuf,
         /// The record file (`-`: standard input).
-        record: String,
+        record: PathBuf,
         /// Which line of the file (from 1).
         #[arg(long, default_value_t = 1)]
         line: usize,
@@ -188,7 +190,7 @@ enum Command {
         each: bool,
         /// Write a page that steps through the game (self-contained HTML) to this file.
         #[arg(long)]
-        html: Option<String>,
+        html: Option<PathBuf>,
         /// Start from this position (the notation of `show --position`) instead of the
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
@@ -196,14 +198,14 @@ enum Command {
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: String },
+    Ir { game: PathBuf },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
         #[arg(required = true)]
-        games: Vec<String>,
-        /// Time to spend on each game.
-        #[arg(long, default_value_t = 2.0)]
+        games: Vec<PathBuf>,
+        /// Time to spend on each game, in seconds (above 0, at most 3600).
+        #[arg(long, default_value_t = 2.0, value_parser = bench::bench_seconds)]
         seconds: f64,
         /// Threads to play on (default: every core); the calibration loop runs on one.
         #[arg(long)]
@@ -234,7 +236,7 @@ enum Command {
 }
 
 pub fn main() -> i32 {
-    let args = play::rewrite_args(std::env::args().collect());
+    let args = play::rewrite_args(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -372,7 +374,7 @@ pub fn main() -> i32 {
             after,
             from,
         } => with_position(&game, from, &after, |engine, pos| {
-            start_play(engine, pos, &players, &hint, seed, threads)
+            play::start(engine, pos, &players, &hint, seed, threads)
         }),
         Command::Match {
             game,
@@ -388,7 +390,7 @@ pub fn main() -> i32 {
             from,
         } => with_position(&game, from, "", |engine, start| {
             let settings = (games, threads, agent_threads, seed, max_plies);
-            start_match(engine, start, [&first, &second], settings, records, format)
+            matches::start(engine, start, [&first, &second], settings, records, format)
         }),
         Command::Replay {
             game,
@@ -398,22 +400,26 @@ pub fn main() -> i32 {
             html,
             from,
         } => with_position(&game, from, "", |engine, start| {
-            start_replay(engine, start, &record, line, each, html.as_deref())
+            replay::start(engine, start, &record, line, each, html.as_deref())
         }),
         Command::Ir { game } => match read(&game) {
             Err(code) => code,
             Ok(source) => match regula::compile(&source) {
                 Ok((program, _)) => {
-                    let pretty = ron::ser::PrettyConfig::default();
-                    match ron::ser::to_string_pretty(&program, pretty) {
+                    // The syntax stage and the checker bound the depth of every program
+                    // accepted; RON's own limit is lower and would refuse some of them.
+                    let ron = ron::Options::default().without_recursion_limit();
+                    match ron.to_string_pretty(&program, ron::ser::PrettyConfig::default()) {
                         Ok(s) => print(&format!("{s}\n")),
-                        Err(e) => {
-                            eprintln!("error: cannot print the IR: {e}");
-                            1
+                        Err(_) => {
+                            eprintln!(
+                                "error: internal failure: the IR cannot be printed; please report it with the game file"
+                            );
+                            101
                         }
                     }
                 }
-                Err(diags) => report(&game, &source, &diags, Format::Human),
+                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
             },
         },
         Command::Bench {
@@ -421,7 +427,7 @@ pub fn main() -> i32 {
             seconds,
             threads,
             agents,
-        } => bench(
+        } => bench::run(
             &games,
             seconds,
             threads.unwrap_or_else(cores).max(1),
@@ -448,7 +454,7 @@ fn print(s: &str) -> i32 {
 }
 
 /// Reads a game file, reporting unreadable input (exit code 1).
-fn read(path: &str) -> Result<String, i32> {
+fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
@@ -457,18 +463,36 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
     report(e.path(), text, &diags, format).max(1)
 }
 
+/// Most diagnostics of one file shown in human format; JSON lists them all.
+const MAX_SHOWN: usize = 100;
+
 fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
-    for d in diags {
+    // One index for the whole file: each diagnostic is then placed without a scan.
+    let index = diag::SourceIndex::new(source);
+    let shown = match format {
+        Format::Human => MAX_SHOWN,
+        Format::Json => usize::MAX,
+    };
+    for d in diags.iter().take(shown) {
         let text = match format {
-            Format::Human => diag::render(d, path, source),
+            Format::Human => diag::render_indexed(d, path, &index),
             Format::Json => {
-                let json = serde_json::to_string(&diag::to_json(d, path, source))
+                let json = serde_json::to_string(&diag::to_json_indexed(d, path, &index))
                     .expect("diagnostics serialize");
                 json + "\n"
             }
         };
         let _ = err.write_all(text.as_bytes());
+    }
+    if let Some(rest) = diags.get(shown..).filter(|r| !r.is_empty()) {
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "... and {} more diagnostic(s) in {} ({errors} error(s)) not shown; `--format json` lists them all",
+            rest.len(),
+            diag::visible(path)
+        );
     }
     if diags.iter().any(Diagnostic::is_error) {
         1
@@ -477,7 +501,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -494,7 +518,7 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
         let failed = diags
             .iter()
             .any(|d| d.severity == Severity::Error || deny_warnings);
-        report(path, &source, &diags, format);
+        report(&path.to_string_lossy(), &source, &diags, format);
         if failed {
             status = 1;
         }
@@ -505,7 +529,7 @@ fn check(files: &[String], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
+fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
     match regula::load_file(path) {
         Ok(engine) => f(&engine),
         Err(e) => report_load_error(&e, Format::Human),
@@ -513,7 +537,7 @@ fn with_engine(path: &str, f: impl FnOnce(&Engine) -> i32) -> i32 {
 }
 
 fn with_position(
-    path: &str,
+    path: &Path,
     from: Option<String>,
     after: &str,
     f: impl FnOnce(&Engine, &mut Position) -> i32,
@@ -547,302 +571,6 @@ fn usage(message: &str, hint: &str) -> i32 {
     2
 }
 
-fn start_play(
-    engine: &Engine,
-    pos: &Position,
-    players: &[String],
-    hint: &str,
-    seed: u64,
-    threads: Option<usize>,
-) -> i32 {
-    let names: Vec<&str> = (0..engine.players())
-        .map(|p| engine.player_name(p))
-        .collect();
-    let threads = threads.unwrap_or_else(cores).max(1);
-    let mut specs = vec![regula::agents::Spec::Human; names.len()];
-    for item in players {
-        let Some((name, spec)) = item.split_once('=') else {
-            return usage(
-                &format!("`{item}` does not say who plays whom"),
-                &format!(
-                    "write `--player NAME=AGENT` or `--NAME AGENT`; the players are {}",
-                    names.join(", ")
-                ),
-            );
-        };
-        let Some(p) = names.iter().position(|n| *n == name) else {
-            let hint = match regula::diag::suggest(name, names.iter().copied()) {
-                Some(s) => format!("did you mean `--{s}`? the players are {}", names.join(", ")),
-                None => format!("the players of this game are {}", names.join(", ")),
-            };
-            return usage(&format!("unknown player or option `--{name}`"), &hint);
-        };
-        match spec.parse() {
-            Ok(s) => specs[p] = s,
-            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
-        }
-    }
-    let hint = match hint.parse::<regula::agents::Spec>() {
-        Ok(regula::agents::Spec::Human) => {
-            return usage(
-                "`--hint human` cannot give hints",
-                "name an agent: `--hint mcts:1s`",
-            );
-        }
-        Ok(s) => s,
-        Err(e) => return usage(&format!("--hint: {e}"), &agent_hint(&e)),
-    };
-    let sides = specs
-        .iter()
-        .enumerate()
-        .map(
-            |(p, spec)| match spec.build(engine, seed.wrapping_add(p as u64), threads) {
-                None => play::Side::Human,
-                Some(a) => play::Side::Agent(spec.clone(), a),
-            },
-        )
-        .collect();
-    play::run(play::Session {
-        engine,
-        sides,
-        pos: pos.clone(),
-        played: Vec::new(),
-        hint,
-        seed,
-        threads,
-        resigned: None,
-    })
-}
-
 fn agent_hint(e: &regula::agents::SpecError) -> String {
     e.hint.clone()
-}
-
-fn start_match(
-    engine: &Engine,
-    start: &Position,
-    agents: [&String; 2],
-    (games, threads, agent_threads, seed, max_plies): (u64, usize, usize, u64, u64),
-    records: Option<String>,
-    format: Format,
-) -> i32 {
-    let mut specs = Vec::new();
-    for a in agents {
-        match a.parse::<regula::agents::Spec>() {
-            Ok(regula::agents::Spec::Human) => {
-                return usage(
-                    "a match is played by agents, not humans",
-                    "play against an agent with `regula play GAME --<player> human`",
-                );
-            }
-            Ok(s) => specs.push(s),
-            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
-        }
-    }
-    if games == 0 {
-        return usage("a match of 0 games", "give --games 1 or more");
-    }
-    let specs: [regula::agents::Spec; 2] = [specs[0].clone(), specs[1].clone()];
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let b = indicatif::ProgressBar::new(games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {elapsed} (eta {eta})",
-            )
-            .expect("a valid template"),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let settings = matches::Settings {
-        games,
-        threads,
-        agent_threads,
-        seed,
-        max_plies,
-        progress: Box::new({
-            let bar = bar.clone();
-            move |d| bar.set_position(d)
-        }),
-    };
-    let (played, summary) = matches::run(engine, start, &specs, &settings);
-    bar.finish_and_clear();
-    if let Some(path) = records {
-        let text: String = played
-            .iter()
-            .map(|g| matches::record_line(engine, g) + "\n")
-            .collect();
-        if let Err(e) = std::fs::write(&path, text) {
-            eprintln!("error: cannot write {path}: {e}");
-            return 1;
-        }
-    }
-    match format {
-        Format::Human => print(&matches::text(&summary)),
-        Format::Json => {
-            print(&(serde_json::to_string(&summary).expect("a summary serializes") + "\n"))
-        }
-    }
-}
-
-fn start_replay(
-    engine: &Engine,
-    start: &Position,
-    record: &str,
-    line: usize,
-    each: bool,
-    html: Option<&str>,
-) -> i32 {
-    let text = if record == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            eprintln!("error: cannot read standard input: {e}");
-            return 1;
-        }
-        s
-    } else {
-        match std::fs::read_to_string(record) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: cannot read {record}: {e}");
-                return 1;
-            }
-        }
-    };
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let Some(chosen) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
-        return usage(
-            &format!("{record} has no game on line {line}"),
-            &format!("it has {} game(s); choose one with --line", lines.len()),
-        );
-    };
-    let (moves, stated) = replay::parse_line(chosen);
-    let positions = match replay::positions(engine, start, &moves) {
-        Ok(p) => p,
-        Err(e) => {
-            report("", "", &[e.diagnostic()], Format::Human);
-            return 2;
-        }
-    };
-    let last = positions.last().expect("the start at least");
-    let actual = replay::result_of(engine, last);
-    let mut out = String::new();
-    if each {
-        for (i, p) in positions.iter().enumerate() {
-            if i > 0 {
-                out.push_str(&format!("\n{}. {}\n", i, moves[i - 1]));
-            }
-            out.push_str(&engine.render(p));
-        }
-    } else {
-        out.push_str(&engine.render(last));
-    }
-    if let Some(path) = html {
-        let page = regula::picture::html(engine, &positions, &moves);
-        if let Err(e) = std::fs::write(path, page) {
-            eprintln!("error: cannot write {path}: {e}");
-            return 1;
-        }
-    }
-    print(&out);
-    match stated {
-        Some(r) if r != actual => {
-            let d = Diagnostic::unlocated(
-                regula::diag::Code::E0303,
-                format!("the record says `result: {r}`, the moves give `{actual}`"),
-            )
-            .with_hint("the moves were checked one by one; the stated result is what differs");
-            report("", "", &[d], Format::Human);
-            2
-        }
-        _ => 0,
-    }
-}
-
-fn bench(games: &[String], seconds: f64, threads: usize, agents: bool) -> i32 {
-    // The calibration loop is a fixed amount of integer work: its speed varies with the
-    // machine and its load like the engine's, so the ratio is comparable across runs.
-    let calib = || {
-        let t0 = std::time::Instant::now();
-        let mut s = 1u64;
-        let mut acc = 0u64;
-        for _ in 0..20_000_000 {
-            acc = acc.wrapping_add(regula::engine::search::splitmix(&mut s) >> 60);
-        }
-        std::hint::black_box(acc);
-        20_000_000.0 / t0.elapsed().as_secs_f64()
-    };
-    let mut out = format!(
-        "{:<12} {:>10} {:>11} {:>11} {:>12}\n",
-        "game", "plies/s", "playouts/s", "mean plies", "plies/Mstep"
-    );
-    let mut calibrations = Vec::new();
-    for path in games {
-        let code = with_engine(path, |engine| {
-            let before = calib();
-            let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
-            let start = engine.start();
-            while secs < seconds {
-                let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
-                seed += 1;
-                count += s.count;
-                plies += s.plies;
-                secs += s.seconds;
-            }
-            // The calibration runs just before and just after each game, averaged.
-            let base = (before + calib()) / 2.0;
-            calibrations.push(base);
-            let pps = plies as f64 / secs;
-            out.push_str(&format!(
-                "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
-                engine.game().name,
-                pps,
-                count as f64 / secs,
-                plies as f64 / count as f64,
-                pps / base * 1e6
-            ));
-            0
-        });
-        if code != 0 {
-            return code;
-        }
-    }
-    let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
-    out.push_str(&format!(
-        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
-    ));
-    if agents {
-        out.push_str(&format!(
-            "\n{:<12} {:>12} {:>12}\n",
-            "game", "mcts iter/s", "per thread"
-        ));
-        for path in games {
-            let code = with_engine(path, |engine| {
-                let budget = std::time::Duration::from_secs_f64(seconds);
-                let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
-                let mut agent = spec.build(engine, 1, threads).expect("an agent");
-                let pos = engine.start();
-                let mut legal = Vec::new();
-                let rate = if engine.status(&pos, &mut legal).is_none() {
-                    let r = agent.choose(engine, &pos, &legal).report;
-                    r.work as f64 / r.seconds.max(1e-9)
-                } else {
-                    0.0
-                };
-                out.push_str(&format!(
-                    "{:<12} {:>12.0} {:>12.0}\n",
-                    engine.game().name,
-                    rate,
-                    rate / threads as f64
-                ));
-                0
-            });
-            if code != 0 {
-                return code;
-            }
-        }
-        out.push_str("mcts iter/s: MCTS iterations (select, expand, random playout, update) from the start.\n");
-    }
-    print(&out)
 }

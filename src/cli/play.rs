@@ -4,9 +4,11 @@
 //! (`Reply`); `run` is the terminal around it: it prints boards, reports and replies, and
 //! reads lines until the game ends or the input does.
 
+use super::{agent_hint, cores, usage};
 use regula::agents::{Agent, Choice, Spec};
 use regula::diag::suggest;
 use regula::engine::{Engine, Move, Outcome, Position};
+use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Who plays a side.
@@ -325,9 +327,78 @@ pub fn run(mut s: Session) -> i32 {
     }
 }
 
+/// Starts `regula play`: the players' agents from the command line, then the session.
+pub fn start(
+    engine: &Engine,
+    pos: &Position,
+    players: &[String],
+    hint: &str,
+    seed: u64,
+    threads: Option<usize>,
+) -> i32 {
+    let names: Vec<&str> = (0..engine.players())
+        .map(|p| engine.player_name(p))
+        .collect();
+    let threads = threads.unwrap_or_else(cores).max(1);
+    let mut specs = vec![regula::agents::Spec::Human; names.len()];
+    for item in players {
+        let Some((name, spec)) = item.split_once('=') else {
+            return usage(
+                &format!("`{item}` does not say who plays whom"),
+                &format!(
+                    "write `--player NAME=AGENT` or `--NAME AGENT`; the players are {}",
+                    names.join(", ")
+                ),
+            );
+        };
+        let Some(p) = names.iter().position(|n| *n == name) else {
+            let hint = match regula::diag::suggest(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `--{s}`? the players are {}", names.join(", ")),
+                None => format!("the players of this game are {}", names.join(", ")),
+            };
+            return usage(&format!("unknown player or option `--{name}`"), &hint);
+        };
+        match spec.parse() {
+            Ok(s) => specs[p] = s,
+            Err(e) => return usage(&format!("{e}"), &agent_hint(&e)),
+        }
+    }
+    let hint = match hint.parse::<regula::agents::Spec>() {
+        Ok(regula::agents::Spec::Human) => {
+            return usage(
+                "`--hint human` cannot give hints",
+                "name an agent: `--hint mcts:1s`",
+            );
+        }
+        Ok(s) => s,
+        Err(e) => return usage(&format!("--hint: {e}"), &agent_hint(&e)),
+    };
+    let sides = specs
+        .iter()
+        .enumerate()
+        .map(
+            |(p, spec)| match spec.build(engine, seed.wrapping_add(p as u64), threads) {
+                None => Side::Human,
+                Some(a) => Side::Agent(spec.clone(), a),
+            },
+        )
+        .collect();
+    run(Session {
+        engine,
+        sides,
+        pos: pos.clone(),
+        played: Vec::new(),
+        hint,
+        seed,
+        threads,
+        resigned: None,
+    })
+}
+
 /// Rewrites `play`'s `--<player> AGENT` options as `--player <player>=AGENT`, since
-/// player names are known only once the game is read.
-pub fn rewrite_args(args: Vec<String>) -> Vec<String> {
+/// player names are known only once the game is read. Arguments need not be UTF-8 (a game
+/// file's name may not be): those are passed on as they are.
+pub fn rewrite_args(args: Vec<OsString>) -> Vec<OsString> {
     const OWN: &[&str] = &[
         "--player",
         "--from",
@@ -337,18 +408,18 @@ pub fn rewrite_args(args: Vec<String>) -> Vec<String> {
         "--hint",
         "--help",
     ];
-    if args.get(1).map(String::as_str) != Some("play") {
+    if args.get(1).and_then(|a| a.to_str()) != Some("play") {
         return args;
     }
     let mut out = Vec::with_capacity(args.len());
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
-        let Some(name) = a.strip_prefix("--") else {
+        let Some(name) = a.to_str().and_then(|t| t.strip_prefix("--")) else {
             out.push(a);
             continue;
         };
         let (name, inline) = match name.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            Some((n, v)) => (n.to_string(), Some(OsString::from(v))),
             None => (name.to_string(), None),
         };
         if name.is_empty() || OWN.contains(&format!("--{name}").as_str()) {
@@ -356,8 +427,10 @@ pub fn rewrite_args(args: Vec<String>) -> Vec<String> {
             continue;
         }
         let value = inline.or_else(|| it.next()).unwrap_or_default();
+        let mut player = OsString::from(format!("{name}="));
+        player.push(value);
         out.push("--player".into());
-        out.push(format!("{name}={value}"));
+        out.push(player);
     }
     out
 }

@@ -75,9 +75,15 @@ catalogue! {
     }
     E0006 {
         title: "expression too deep",
-        explanation: "An expression nests more levels than the checker accepts (about 60 levels of parentheses, operators or quantifiers inside one another). Name its parts with `define` instead.",
+        explanation: "An expression nests more levels than the checker accepts: about 60 levels of parentheses, operators or quantifiers inside one another, or 600 of `not`, `as P:` and quantifiers written one inside the next. A chain of operators counts one level per operator (`a + b + c` is `(a + b) + c`), so a sum, product or region expression has at most about 590 operands; group them in parentheses. Name the parts of a deep expression with `define` instead.",
         wrong: "define far = not not not not ... (a hundred levels) ... true",
         right: "define near = a1 is empty\ndefine far = not near",
+    }
+    E0007 {
+        title: "number out of range",
+        explanation: "Numbers are whole numbers from -9,223,372,036,854,775,808 to 9,223,372,036,854,775,807; a longer one cannot be read, and is not silently replaced by another. Each place that takes a number may accept less (boards, counters, hands, slides and leaps say how much).",
+        wrong: "legal if moves-made < 99999999999999999999",
+        right: "legal if moves-made < 1000",
     }
     E0100 {
         title: "unknown name",
@@ -159,14 +165,14 @@ catalogue! {
     }
     E0113 {
         title: "unsupported board",
-        explanation: "Boards have 1 to 26 files, 1 to 99 ranks and at most 256 cells.",
-        wrong: "board 19 x 19",
-        right: "board 15 x 15",
+        explanation: "Square boards have 1 to 26 files, 1 to 99 ranks and at most 676 cells; `hex F x R` rhombi and `hexagon N` boards (N at most 13) stay within 676 cells.",
+        wrong: "board 27 x 27",
+        right: "board 19 x 19",
     }
     E0114 {
-        title: "two players expected",
-        explanation: "Regula plays two-player games: `players` lists exactly two names, the first moves first.",
-        wrong: "players { white }",
+        title: "one to six players expected",
+        explanation: "`players` lists one to six names; the first moves first and turns go round in the order listed.",
+        wrong: "players { }",
         right: "players { white black }",
     }
     E0115 {
@@ -189,7 +195,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags and 8 counters.",
+        explanation: "At most 32 piece types, 4 flags, 8 counters and 253 regions (256 with the built-in `all`, `edge` and `corners`).",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
@@ -225,7 +231,7 @@ catalogue! {
     }
     E0124 {
         title: "count in hand out of range",
-        explanation: "A player holds from 0 to 65,535 pieces of one type in hand.",
+        explanation: "A player holds from 0 to 65,535 pieces of one type in hand. Entries for the same player and piece add up, and so must stay within the same bound.",
         wrong: "hand { white Stone -1 }",
         right: "hand { white Stone 32 }",
     }
@@ -240,6 +246,24 @@ catalogue! {
         explanation: "Counters hold whole numbers from -2,147,483,648 to 2,147,483,647; the starting value must be one of them.",
         wrong: "counter moves-left = 9999999999",
         right: "counter moves-left = 200",
+    }
+    E0127 {
+        title: "board cannot be built",
+        explanation: "A board of points is declared as lines of linked points. Each link must go along one of the eight directions of the grid (straight or diagonal), a point may be linked at most once in each direction, and every point must be on the grid.",
+        wrong: "board points 3 x 3 { a1-b3 }",
+        right: "board points 3 x 3 { a1-b2-c3  a1-a2-a3 }",
+    }
+    E0128 {
+        title: "line length out of range",
+        explanation: "`count lines of N where TEST through CELL` counts lines of N cells or more (or exactly N) through a cell; N is at least 1.",
+        wrong: "when count lines of 0 where enemy through last-to > 0: previous wins",
+        right: "when count lines of 5 where enemy through last-to > 0: previous wins",
+    }
+    E0129 {
+        title: "bad class or chain of moves",
+        explanation: "A block of moves named by a class (`capture { ... }`) must name a class declared in `priority`, and a `chain` of hops needs at least one hop rule inside.",
+        wrong: "priority capture\nmoves Man { captures { step forward to enemy } }",
+        right: "priority capture\nmoves Man { capture { step forward to enemy } }",
     }
     E0130 {
         title: "two pieces on one square",
@@ -288,6 +312,18 @@ catalogue! {
         explanation: "Definitions are expanded where they are used, so a definition cannot use itself, directly or through others.",
         wrong: "define a = b\ndefine b = a",
         right: "define a = to is empty\ndefine b = a",
+    }
+    E0154 {
+        title: "definition expands too much",
+        explanation: "Definitions are expanded where they are used: each use is a copy of the definition, with the definitions it uses copied inside. A definition used twice in the next, over a few lines, would expand to millions of parts. The expansions of a file may add at most 100,000 parts (expressions, cell tests and directions) to its rules, nested at most 1,000 levels deep.",
+        wrong: "define a = to is empty\ndefine b = a and a\ndefine c = b and b\n...\ndefine z = y and y\nlegal if z",
+        right: "define a = to is empty\nlegal if a",
+    }
+    E0155 {
+        title: "rules too costly",
+        explanation: "Every position, the engine generates the moves of every piece, plays each candidate on a copy to judge `legal if`, and evaluates the end rules. A construct that loops multiplies the cost of what it contains: a quantifier by its directions, `find` and `count cells` by the cells of the board, `first` and slides by the longest line, `attacked` and `count attacks` by the attack rules of every piece. Building the engine works out, for every piece type and cell, which cells its attack rules could reach. The checker bounds this work from above (in steps, each about one part of a rule on one cell) and refuses a game whose bound passes 1,000,000,000: such rules would make listing the moves of one position take minutes or years. The message names the most costly part. The move and attack rules of all piece types may also have at most 1,000,000 parts together, a rule written for several piece types counting once for each.",
+        wrong: "legal if any a in all: any b in all: any c in all: any d in all:\n  any e in all: any f in all: find attacked == from",
+        right: "legal if not (find friend King is attacked)",
     }
     W0201 {
         title: "piece without move rules",

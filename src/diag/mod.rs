@@ -7,8 +7,11 @@ mod render;
 mod suggest;
 
 pub use codes::{CATALOGUE, Code, Entry, explain, markdown};
-pub use render::{JsonDiagnostic, JsonLabel, line_col, render, to_json};
-pub use suggest::suggest;
+pub use render::{
+    JsonDiagnostic, JsonLabel, SourceIndex, line_col, render, render_indexed, to_json,
+    to_json_indexed, visible,
+};
+pub use suggest::{suggest, suggest_within};
 
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord, Hash)]

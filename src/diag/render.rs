@@ -4,14 +4,10 @@
 use super::{Diagnostic, Severity, Span};
 use std::fmt::Write;
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Scans the text: to place
+/// many offsets in one text, build a [`SourceIndex`] once.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(source, offset.min(source.len()));
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = source[line_start..offset].chars().count() + 1;
-    (line, col)
+    SourceIndex::new(source).line_col(offset)
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -21,17 +17,124 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Renders one diagnostic for a terminal.
+/// Bytes between two samples of the character count.
+const SAMPLE: usize = 256;
+
+/// A text with where its lines start and how many characters precede every
+/// [`SAMPLE`]-th byte, so that the line and column of an offset cost a binary search and
+/// a scan of at most `SAMPLE` bytes, however many diagnostics a file has and however long
+/// its lines are.
+pub struct SourceIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+    chars_before: Vec<usize>,
+}
+
+impl<'a> SourceIndex<'a> {
+    pub fn new(text: &'a str) -> SourceIndex<'a> {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        let mut chars_before = Vec::with_capacity(bytes.len() / SAMPLE + 1);
+        let mut count = 0;
+        for chunk in bytes.chunks(SAMPLE) {
+            chars_before.push(count);
+            count += chars_in(chunk);
+        }
+        chars_before.push(count);
+        SourceIndex {
+            text,
+            line_starts,
+            chars_before,
+        }
+    }
+
+    /// Characters in the text before a byte offset (on a character boundary).
+    fn chars(&self, offset: usize) -> usize {
+        let k = offset / SAMPLE;
+        self.chars_before[k] + chars_in(&self.text.as_bytes()[k * SAMPLE..offset])
+    }
+
+    /// Index (0-based) of the line holding a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// 1-based line and column (in characters) of a byte offset; an offset past the end or
+    /// inside a character rounds down.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line = self.line_of(offset);
+        let col = self.chars(offset) - self.chars(self.line_starts[line]);
+        (line + 1, col + 1)
+    }
+
+    /// The text of a line (0-based), without its line break, and where it starts.
+    fn line_text(&self, line: usize) -> (&'a str, usize) {
+        let start = self.line_starts[line];
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&next| next - 1);
+        let text = &self.text[start..end];
+        (text.strip_suffix('\r').unwrap_or(text), start)
+    }
+}
+
+/// Characters starting in `bytes`: every byte but UTF-8 continuation bytes.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+/// Text from a file or a command line as it may safely go to a terminal: control
+/// characters and invisible direction overrides become visible symbols, one for one, so
+/// that carets under the text stay aligned. A tab becomes a space for the same reason.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char| match c {
+        '\t' => ' ',
+        '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        '\u{80}'..='\u{9f}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}' => '\u{fffd}',
+        c => c,
+    };
+    if text.chars().all(|c| shown(c) == c || c == '\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| if c == '\n' { c } else { shown(c) })
+            .collect(),
+    )
+}
+
+/// Renders one diagnostic for a terminal. Builds an index of the text: to render many
+/// diagnostics of one text, use [`render_indexed`].
 pub fn render(d: &Diagnostic, path: &str, source: &str) -> String {
+    render_indexed(d, path, &SourceIndex::new(source))
+}
+
+/// Renders one diagnostic for a terminal, with its text already indexed.
+pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> String {
     let mut out = String::new();
+    let path = visible(path);
     let kind = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let _ = writeln!(out, "{kind}[{}]: {}", d.code, d.message);
+    let _ = writeln!(out, "{kind}[{}]: {}", d.code, visible(&d.message));
     match d.span {
         Some(span) => {
-            let (line, col) = line_col(source, span.start);
+            let (line, col) = source.line_col(span.start);
             let _ = writeln!(out, "  --> {path}:{line}:{col}");
             snippet(&mut out, source, span, '^', "");
         }
@@ -41,32 +144,35 @@ pub fn render(d: &Diagnostic, path: &str, source: &str) -> String {
         None => {}
     }
     for (span, note) in &d.labels {
-        let (line, col) = line_col(source, span.start);
+        let (line, col) = source.line_col(span.start);
         let _ = writeln!(out, "  ::: {path}:{line}:{col}");
         snippet(&mut out, source, *span, '-', note);
     }
     if let Some(h) = &d.hint {
-        let (line, _) = line_col(source, d.start());
+        let (line, _) = source.line_col(d.start());
         let gutter = if d.span.is_some() {
             line.to_string().len()
         } else {
             1
         };
-        let _ = writeln!(out, "{:gutter$} = hint: {h}", "");
+        let _ = writeln!(out, "{:gutter$} = hint: {}", "", visible(h));
     }
     out
 }
 
+/// Most characters of a source line shown; longer lines are cut around the caret.
+const MAX_SHOWN: usize = 160;
+
 /// The source line of `span` with the span underlined by `mark`, then an optional note.
-fn snippet(out: &mut String, source: &str, span: Span, mark: char, note: &str) {
-    let (line, col) = line_col(source, span.start);
-    let text = source.lines().nth(line - 1).unwrap_or("");
-    // Very long lines are cut around the caret so the output stays readable.
-    let (shown, shift) = clip_line(text, col - 1);
+fn snippet(out: &mut String, source: &SourceIndex, span: Span, mark: char, note: &str) {
+    let (line, col) = source.line_col(span.start);
+    let (text, line_start) = source.line_text(line - 1);
+    let caret = floor_char_boundary(text, span.start.saturating_sub(line_start).min(text.len()));
+    let (shown, shift) = clip_line(text, caret, col - 1);
     let gutter = line.to_string().len();
     let _ = writeln!(out, "{:gutter$} |", "");
-    let _ = writeln!(out, "{line} | {shown}");
-    let (end_line, end_col) = line_col(source, span.end.max(span.start));
+    let _ = writeln!(out, "{line} | {}", visible(shown));
+    let (end_line, end_col) = source.line_col(span.end.max(span.start));
     let width = if end_line == line && end_col > col {
         end_col - col
     } else {
@@ -78,7 +184,7 @@ fn snippet(out: &mut String, source: &str, span: Span, mark: char, note: &str) {
     let note = if note.is_empty() {
         String::new()
     } else {
-        format!(" {note}")
+        format!(" {}", visible(note))
     };
     let _ = writeln!(
         out,
@@ -88,16 +194,29 @@ fn snippet(out: &mut String, source: &str, span: Span, mark: char, note: &str) {
     );
 }
 
-fn clip_line(text: &str, col: usize) -> (String, usize) {
-    const MAX: usize = 160;
-    let chars: Vec<char> = text.chars().collect();
-    if chars.len() <= MAX {
-        return (text.to_string(), 0);
+/// At most [`MAX_SHOWN`] characters of a line around the caret (at byte `caret`, character
+/// `col`), and how many characters were cut before them. Only the characters near the
+/// caret are looked at, so that a long line costs no more than a short one.
+fn clip_line(text: &str, caret: usize, col: usize) -> (&str, usize) {
+    if text.chars().take(MAX_SHOWN + 1).count() <= MAX_SHOWN {
+        return (text, 0);
     }
-    let start = col
-        .saturating_sub(MAX / 2)
-        .min(chars.len().saturating_sub(MAX));
-    (chars[start..start + MAX].iter().collect(), start)
+    // Half the window after the caret, or less where the line ends sooner.
+    let after = text[caret..].chars().take(MAX_SHOWN / 2).count();
+    let back = (MAX_SHOWN - after).min(col);
+    let start = match back {
+        0 => caret,
+        n => text[..caret]
+            .char_indices()
+            .rev()
+            .nth(n - 1)
+            .map_or(0, |(i, _)| i),
+    };
+    let end = text[start..]
+        .char_indices()
+        .nth(MAX_SHOWN)
+        .map_or(text.len(), |(i, _)| start + i);
+    (&text[start..end], col - back)
 }
 
 /// A diagnostic as JSON for editors and scripts: its code, severity, file, position (1-based
@@ -124,10 +243,20 @@ pub struct JsonLabel<'a> {
     pub note: &'a str,
 }
 
-/// The JSON form of a diagnostic.
+/// The JSON form of a diagnostic. Builds an index of the text: for many diagnostics of
+/// one text, use [`to_json_indexed`].
 pub fn to_json<'a>(d: &'a Diagnostic, path: &'a str, source: &str) -> JsonDiagnostic<'a> {
-    let start = d.span.map(|s| line_col(source, s.start));
-    let end = d.span.map(|s| line_col(source, s.end));
+    to_json_indexed(d, path, &SourceIndex::new(source))
+}
+
+/// The JSON form of a diagnostic, with its text already indexed.
+pub fn to_json_indexed<'a>(
+    d: &'a Diagnostic,
+    path: &'a str,
+    source: &SourceIndex,
+) -> JsonDiagnostic<'a> {
+    let start = d.span.map(|s| source.line_col(s.start));
+    let end = d.span.map(|s| source.line_col(s.end));
     JsonDiagnostic {
         code: d.code.as_str(),
         severity: match d.severity {
@@ -145,7 +274,7 @@ pub fn to_json<'a>(d: &'a Diagnostic, path: &'a str, source: &str) -> JsonDiagno
             .labels
             .iter()
             .map(|(s, note)| {
-                let (line, column) = line_col(source, s.start);
+                let (line, column) = source.line_col(s.start);
                 JsonLabel { line, column, note }
             })
             .collect(),
@@ -183,10 +312,46 @@ mod tests {
 
     #[test]
     fn long_lines_are_clipped_around_the_caret() {
-        let line = format!("{}X{}", "a".repeat(300), "b".repeat(300));
-        let (shown, shift) = clip_line(&line, 300);
+        let line = format!("{}X{}", "é".repeat(300), "b".repeat(300));
+        let (shown, shift) = clip_line(&line, 600, 300);
         assert_eq!(shown.chars().count(), 160);
         assert_eq!(shown.chars().nth(300 - shift), Some('X'));
+        // Near either end, the window stays on the line.
+        let (shown, shift) = clip_line(&line, 2, 1);
+        assert_eq!((shown.chars().count(), shift), (160, 0));
+        let (shown, shift) = clip_line(&line, line.len() - 1, 600);
+        assert_eq!(shown.chars().count(), 160);
+        assert_eq!(shown.chars().nth(600 - shift), Some('b'));
+        assert!(line.ends_with(shown));
+        let short = "éé X";
+        assert_eq!(clip_line(short, 5, 3), (short, 0));
+    }
+
+    #[test]
+    fn an_index_places_offsets_like_a_scan() {
+        let text = format!("ab\ncé d\n{}\r\nx", "ü".repeat(700));
+        let index = SourceIndex::new(&text);
+        for offset in 0..text.len() + 3 {
+            let o = floor_char_boundary(&text, offset.min(text.len()));
+            let before = &text[..o];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let col = text[start..o].chars().count() + 1;
+            assert_eq!(index.line_col(offset), (line, col), "offset {offset}");
+        }
+        assert_eq!(index.line_text(2).0.chars().count(), 700);
+    }
+
+    #[test]
+    fn control_characters_are_shown_without_moving_the_caret() {
+        let text = "legal if \0 \u{202e}x\tis empty\n";
+        let d = Diagnostic::new(Code::E0001, Span::new(16, 17), "found `\0`");
+        let out = render(&d, "f\u{1b}.game", text);
+        assert_eq!(
+            out,
+            "error[E0001]: found `\u{2400}`\n  --> f\u{241b}.game:1:15\n  |\n1 | legal if \u{2400} \u{fffd}x is empty\n  |               ^\n"
+        );
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{CellFn, CondFn, Ctx, IntFn};
-use super::state::{Frame, Move, MoveKind, NONE, State};
+use super::generate::{CStmt, Emit, Mode};
+use super::state::{Cell, Frame, Move, MoveKind, NONE, State};
 use crate::ir::{CounterOp, DirRef, PieceRef};
 
 /// A compiled effect.
@@ -52,12 +53,41 @@ pub enum CEffect<const W: usize> {
     Put {
         piece: PieceRef,
         at: CellFn<W>,
+        neutral: bool,
     },
+    Choose {
+        slot: u8,
+        from: ChooseC<W>,
+        body: Vec<CEffect<W>>,
+    },
+}
+
+/// Where the cells of a compiled `choose` come from.
+pub enum ChooseC<const W: usize> {
+    Where(CondFn<W>),
+    By { start: CellFn<W>, pattern: CStmt<W> },
 }
 
 impl<const W: usize> Core<W> {
     /// Plays a move on a state and returns the frame that undoes it.
+    #[inline]
     pub fn make(&self, st: &mut State<W>, m: &Move) -> Frame {
+        self.make_with(st, m, &mut None).0
+    }
+
+    /// Plays a move up to the first `choose` of its effects and lists the cells it offers
+    /// (in `options`). Returns the frame that undoes what was done, and whether a `choose`
+    /// was reached.
+    pub fn probe(&self, st: &mut State<W>, m: &Move, options: &mut Vec<Cell>) -> (Frame, bool) {
+        self.make_with(st, m, &mut Some(options))
+    }
+
+    fn make_with(
+        &self,
+        st: &mut State<W>,
+        m: &Move,
+        probe: &mut Option<&mut Vec<Cell>>,
+    ) -> (Frame, bool) {
         let frame = st.frame();
         let me = st.s.to_move;
         let keys = self.keys.as_ref();
@@ -65,16 +95,42 @@ impl<const W: usize> Core<W> {
         cx.from = m.from;
         cx.to = m.to;
         cx.slots = m.slots;
+        cx.cell_choice = m.cell_choice;
+        let mut stopped = false;
         match m.kind {
-            MoveKind::Normal => {
-                let k = st.board[m.from as usize];
-                st.put(&self.codes, keys, m.from, 0);
-                st.put(&self.codes, keys, m.to, k);
+            MoveKind::Normal if m.hops > 0 => {
+                // A chain: each hop found again from where the piece stands, by where it lands.
+                let mut at = m.from;
+                for &next in &m.path[..m.hops as usize] {
+                    let Some(h) = self.hop(st, m, at, next) else {
+                        break;
+                    };
+                    self.move_piece(st, &h);
+                    if h.effect != NONE {
+                        let mut hcx = cx;
+                        hcx.from = h.from;
+                        hcx.to = h.to;
+                        hcx.slots = h.slots;
+                        stopped =
+                            self.effects(st, &mut hcx, &self.blocks[h.effect as usize], probe);
+                        cx.cell_choice = hcx.cell_choice;
+                        cx.again |= hcx.again;
+                        if stopped {
+                            break;
+                        }
+                    }
+                    at = next;
+                }
             }
+            MoveKind::Normal => self.move_piece(st, m),
             MoveKind::Place => {
                 st.put(&self.codes, keys, m.to, self.codes.code(me, m.piece));
                 let left = st.hand[me as usize][m.piece as usize] - 1;
                 st.set_hand(keys, me, m.piece, left);
+            }
+            MoveKind::Create => st.put(&self.codes, keys, m.to, self.codes.code(me, m.piece)),
+            MoveKind::Action => {
+                stopped = self.effects(st, &mut cx, &self.actions[m.piece as usize].1, probe);
             }
             MoveKind::Pass => {}
         }
@@ -85,18 +141,28 @@ impl<const W: usize> Core<W> {
         } else {
             st.s.passes = 0;
             st.s.moves_made[me as usize] += 1;
-            if m.effect != NONE {
-                self.effects(st, &mut cx, &self.blocks[m.effect as usize]);
+            if !stopped && m.effect != NONE && m.hops == 0 && m.kind != MoveKind::Action {
+                stopped = self.effects(st, &mut cx, &self.blocks[m.effect as usize], probe);
             }
-            for (pieces, block) in &self.after {
-                if pieces >> m.piece & 1 != 0 {
-                    let mut acx = Ctx::new(me);
-                    acx.from = m.from;
-                    acx.to = m.to;
-                    self.effects(st, &mut acx, block);
-                    cx.again |= acx.again;
+            if m.kind != MoveKind::Action {
+                for (pieces, block) in &self.after {
+                    if stopped {
+                        break;
+                    }
+                    if pieces >> m.piece & 1 != 0 {
+                        let mut acx = Ctx::new(me);
+                        acx.from = m.from;
+                        acx.to = m.to;
+                        acx.cell_choice = cx.cell_choice;
+                        stopped = self.effects(st, &mut acx, block, probe);
+                        cx.cell_choice = acx.cell_choice;
+                        cx.again |= acx.again;
+                    }
                 }
             }
+        }
+        if stopped {
+            return (frame, true);
         }
         st.s.previous = me;
         st.s.ply += 1;
@@ -111,16 +177,91 @@ impl<const W: usize> Core<W> {
             }
             st.s.to_move = next;
         }
-        frame
+        (frame, false)
     }
 
-    /// Undoes a move made with `make`.
+    /// Undoes a move made with `make` (or `probe`).
     #[inline]
     pub fn unmake(&self, st: &mut State<W>, frame: Frame) {
         st.undo(&self.codes, frame);
     }
 
-    fn effects(&self, st: &mut State<W>, cx: &mut Ctx, effects: &[CEffect<W>]) {
+    /// The piece moves from `from` to `to`, taking whatever stands there.
+    #[inline]
+    fn move_piece(&self, st: &mut State<W>, m: &Move) {
+        let keys = self.keys.as_ref();
+        let k = st.board[m.from as usize];
+        st.put(&self.codes, keys, m.from, 0);
+        st.put(&self.codes, keys, m.to, k);
+    }
+
+    /// One hop of a chain: the piece moves, then the hop's own effects run. Returns the
+    /// frame that undoes it.
+    pub fn make_hop(&self, st: &mut State<W>, h: &Move) -> Frame {
+        let frame = st.frame();
+        self.move_piece(st, h);
+        if h.effect != NONE {
+            let mut cx = Ctx::new(st.s.to_move);
+            cx.from = h.from;
+            cx.to = h.to;
+            cx.slots = h.slots;
+            self.effects(st, &mut cx, &self.blocks[h.effect as usize], &mut None);
+        }
+        frame
+    }
+
+    /// The hop of chain move `m` from `at` that lands on `next`.
+    fn hop(&self, st: &State<W>, m: &Move, at: Cell, next: Cell) -> Option<Move> {
+        let (body, _) = &self.chains[m.effect as usize];
+        let mut hops = Vec::new();
+        let mut e = Emit::new(Mode::Collect, &mut hops);
+        e.piece = m.piece;
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.from = at;
+        cx.slots = m.slots;
+        self.generate(st, &mut cx, body, &mut e);
+        hops.into_iter().find(|h| h.to == next)
+    }
+
+    /// The cells a `choose` offers.
+    fn options(&self, st: &State<W>, cx: &Ctx, slot: u8, from: &ChooseC<W>, out: &mut Vec<Cell>) {
+        out.clear();
+        match from {
+            ChooseC::Where(cond) => {
+                for c in 0..self.geo.cells {
+                    let mut ccx = *cx;
+                    ccx.slots[slot as usize] = c;
+                    if cond(self, st, &mut ccx) {
+                        out.push(c);
+                    }
+                }
+            }
+            ChooseC::By { start, pattern } => {
+                let mut ccx = *cx;
+                let s = start(self, st, &mut ccx);
+                if s == NONE {
+                    return;
+                }
+                ccx.from = s;
+                let mut found = Vec::new();
+                let mut e = Emit::new(Mode::Collect, &mut found);
+                self.generate(st, &mut ccx, std::slice::from_ref(pattern), &mut e);
+                out.extend(found.iter().map(|m| m.to));
+                out.sort_unstable();
+                out.dedup();
+            }
+        }
+    }
+
+    /// Runs effects. When probing, the first `choose` lists its cells and stops
+    /// everything (returns true).
+    fn effects(
+        &self,
+        st: &mut State<W>,
+        cx: &mut Ctx,
+        effects: &[CEffect<W>],
+        probe: &mut Option<&mut Vec<Cell>>,
+    ) -> bool {
         let keys = self.keys.as_ref();
         for e in effects {
             match e {
@@ -129,16 +270,17 @@ impl<const W: usize> Core<W> {
                     then,
                     otherwise,
                 } => {
-                    if cond(self, st, cx) {
-                        self.effects(st, cx, then)
-                    } else {
-                        self.effects(st, cx, otherwise)
+                    let branch = if cond(self, st, cx) { then } else { otherwise };
+                    if self.effects(st, cx, branch, probe) {
+                        return true;
                     }
                 }
                 CEffect::For { slot, dirs, body } => {
                     for &d in dirs {
                         cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                        self.effects(st, cx, body);
+                        if self.effects(st, cx, body, probe) {
+                            return true;
+                        }
                     }
                 }
                 CEffect::Let { slot, value } => cx.slots[*slot as usize] = value(self, st, cx),
@@ -183,7 +325,9 @@ impl<const W: usize> Core<W> {
                             break;
                         }
                         cx.slots[*slot as usize] = x;
-                        self.effects(st, cx, body);
+                        if self.effects(st, cx, body, probe) {
+                            return true;
+                        }
                     }
                 }
                 CEffect::Flip(at) => {
@@ -211,19 +355,32 @@ impl<const W: usize> Core<W> {
                         st.put(&self.codes, keys, c, code);
                     }
                 }
-                CEffect::Put { piece, at } => {
+                CEffect::Put { piece, at, neutral } => {
                     let c = at(self, st, cx);
                     if c != NONE {
-                        st.put(
-                            &self.codes,
-                            keys,
-                            c,
-                            self.codes.code(cx.me, piece_ref(cx, *piece)),
-                        );
+                        let owner = if *neutral { self.players } else { cx.me };
+                        let code = self.codes.code(owner, piece_ref(cx, *piece));
+                        st.put(&self.codes, keys, c, code);
+                    }
+                }
+                CEffect::Choose { slot, from, body } => {
+                    if let Some(out) = probe {
+                        self.options(st, cx, *slot, from, out);
+                        return true;
+                    }
+                    // The move carries the choice; a move made when there was nothing to
+                    // choose carries none, and the body does not run.
+                    if cx.cell_choice != NONE {
+                        cx.slots[*slot as usize] = cx.cell_choice;
+                        cx.cell_choice = NONE;
+                        if self.effects(st, cx, body, probe) {
+                            return true;
+                        }
                     }
                 }
             }
         }
+        false
     }
 }
 

@@ -29,7 +29,8 @@ pub enum Rev<const W: usize> {
         to: CTest<W>,
     },
     Leap {
-        leap: u16,
+        /// Per player, or one for all.
+        leap: Vec<u16>,
         to: CTest<W>,
     },
 }
@@ -69,7 +70,7 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> Option<Ve
                 cond: None,
                 ..
             } => Some(Rev::Leap {
-                leap: *leap,
+                leap: leap.clone(),
                 to: x.test(to),
             }),
             _ => None,
@@ -135,7 +136,8 @@ impl<const W: usize> Core<W> {
     ) -> bool {
         match r {
             Rev::Leap { leap, to } => {
-                self.geo.leap_masks[*leap as usize][c as usize].intersects(&attackers)
+                let leap = leap[(ecx.me as usize).min(leap.len() - 1)] as usize;
+                self.geo.leap_masks[leap][c as usize].intersects(&attackers)
                     && to.holds(self, st, ecx, c)
             }
             Rev::Step { dirs, to } => {

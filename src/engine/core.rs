@@ -9,7 +9,7 @@ use super::compile::test::TestEnv;
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
 use super::generate::CStmt;
 use super::hash::Keys;
-use super::state::{Cell, Codes, MAX_PLAYERS, NONE, State};
+use super::state::{Cell, Codes, MAX_PLAYERS, Move, NONE, State};
 use crate::geometry::{Board, MAX_DIRS};
 use crate::ir::visit::{Visitor, walk_program, walk_stmt};
 use crate::ir::{self, DirRef, Effect, Program, Stmt};
@@ -35,6 +35,11 @@ pub struct Geo<const W: usize> {
     pub leap_masks: Vec<Vec<Bits<W>>>,
     /// Per region, per player.
     pub regions: Vec<Vec<Bits<W>>>,
+    /// Per cell, its neighbours for connection (orthogonal ones, or every one on a
+    /// hexagonal board).
+    pub adjacent: Vec<Bits<W>>,
+    /// One direction of each line through a cell (the other being its opposite).
+    pub axes: Vec<u8>,
 }
 
 impl<const W: usize> Geo<W> {
@@ -113,7 +118,23 @@ impl<const W: usize> Geo<W> {
                     .collect()
             })
             .collect();
+        let join: Vec<u8> = match board.dir_word("orthogonal") {
+            Some(crate::geometry::DirWord::Set(d)) => d,
+            _ => (0..dirs as u8).collect(),
+        };
+        let adjacent = (0..cells)
+            .map(|c| {
+                Bits::from_cells(
+                    join.iter()
+                        .map(|&d| board.step(c, d))
+                        .filter(|&n| n != NONE),
+                )
+            })
+            .collect();
+        let axes = (0..(dirs / 2) as u8).collect();
         Geo {
+            adjacent,
+            axes,
             all: Bits::first(cells as usize),
             board,
             cells,
@@ -139,6 +160,9 @@ pub struct Progress {
     /// Flags that are only ever set or only ever cleared.
     flags: Vec<u8>,
 }
+
+/// The hop rules of a chain, and what ends it early.
+pub type Chain<const W: usize> = (Vec<CStmt<W>>, Option<CondFn<W>>);
 
 /// A compiled game.
 pub struct Core<const W: usize> {
@@ -166,6 +190,21 @@ pub struct Core<const W: usize> {
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The effect blocks of move statements.
     pub blocks: Vec<Vec<CEffect<W>>>,
+    /// The chains of hops of the rules, by index.
+    pub chains: Vec<Chain<W>>,
+    /// The actions, with when they may be taken.
+    pub actions: Vec<(CondFn<W>, Vec<CEffect<W>>)>,
+    /// Whether every move is found by counting per piece (no priority between classes,
+    /// chains, choices made inside moves, actions or pieces made from nothing): then
+    /// random moves need no move list.
+    pub simple: bool,
+    /// Effect blocks that contain a `choose`, and piece types whose `after move` blocks do.
+    pub choice_blocks: Vec<bool>,
+    pub choice_pieces: u32,
+    /// How a chosen cell is written after a move: `x` when the `choose` removes, else `/`;
+    /// per effect block, and for the `after move` blocks of each piece type.
+    choice_sep: Vec<char>,
+    after_sep: Vec<char>,
     pub legal: Option<CondFn<W>>,
     pub score_fn: Option<IntFn<W>>,
     pub end: Vec<(CondFn<W>, ir::Outcome)>,
@@ -186,7 +225,10 @@ impl<const W: usize> Core<W> {
             all: geo.all,
             regions: &geo.regions,
         };
-        let x = ExprCompiler { tests: &env };
+        let x = ExprCompiler {
+            tests: &env,
+            chains: Default::default(),
+        };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
         let attack_ir: Vec<Vec<Stmt>> = (0..g.pieces.len())
             .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
@@ -205,6 +247,35 @@ impl<const W: usize> Core<W> {
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let score_fn = g.score.as_ref().map(|s| x.int(s));
         let end = g.end.iter().map(|e| (x.cond(&e.cond), e.outcome)).collect();
+        let actions = g
+            .actions
+            .iter()
+            .map(|a| (x.cond(&a.when), x.effects(&a.effects)))
+            .collect();
+        let choice_blocks: Vec<bool> = program.effects.iter().map(|b| has_choice(b)).collect();
+        let choice_pieces = g
+            .after
+            .iter()
+            .filter(|a| has_choice(&a.effects))
+            .fold(0, |m, a| m | a.pieces);
+        let chains = x.chains.take();
+        let choice_sep = program.effects.iter().map(|b| separator(b)).collect();
+        let after_sep = (0..g.pieces.len())
+            .map(|p| {
+                g.after
+                    .iter()
+                    .filter(|a| a.pieces >> p & 1 != 0 && has_choice(&a.effects))
+                    .map(|a| separator(&a.effects))
+                    .next()
+                    .unwrap_or('/')
+            })
+            .collect();
+        let simple = g.priority.is_none()
+            && chains.is_empty()
+            && g.actions.is_empty()
+            && choice_pieces == 0
+            && !choice_blocks.iter().any(|&b| b)
+            && !uses_new(&program);
         let may_duplicate = g.moves.iter().map(|m| emitters(m) > 1).collect();
         let progress = progress(&program);
         let keys = g.tracks_repetition.then(|| Keys::new(geo.cells as usize));
@@ -221,6 +292,13 @@ impl<const W: usize> Core<W> {
             bound: Vec::new(),
             after,
             blocks,
+            chains,
+            actions,
+            simple,
+            choice_blocks,
+            choice_pieces,
+            choice_sep,
+            after_sep,
             legal,
             score_fn,
             end,
@@ -368,9 +446,14 @@ impl<const W: usize> Core<W> {
                 Stmt::Slide { dirs, max, .. } if on_board => {
                     dirs.iter().map(|d| ray(d, *max)).sum()
                 }
-                Stmt::Leap { leap, .. } if on_board => {
-                    g.leap_lists[*leap as usize][from as usize].len() as u32
-                }
+                Stmt::Leap { leap, .. } if on_board => leap
+                    .iter()
+                    .map(|&l| g.leap_lists[l as usize][from as usize].len() as u32)
+                    .max()
+                    .unwrap_or(0),
+                Stmt::MoveAny { .. } if on_board => g.cells as u32,
+                Stmt::New(inner) => self.bound_of(std::slice::from_ref(inner), from),
+                Stmt::Class { body, .. } => self.bound_of(body, from),
                 Stmt::MoveTo { .. } if on_board => 1,
                 Stmt::Place { .. } if !on_board => g.cells as u32,
                 _ => 0,
@@ -421,11 +504,16 @@ impl<const W: usize> Core<W> {
                         }
                     }
                     Stmt::Leap { leap, .. } => {
-                        for &c in &self.geo.leap_lists[*leap as usize][self.from as usize] {
-                            self.out.insert(c);
+                        for &l in leap {
+                            for &c in &self.geo.leap_lists[l as usize][self.from as usize] {
+                                self.out.insert(c);
+                            }
                         }
                     }
-                    Stmt::MoveTo { .. } | Stmt::Place { .. } => self.out = self.geo.all,
+                    Stmt::MoveTo { .. }
+                    | Stmt::MoveAny { .. }
+                    | Stmt::Place { .. }
+                    | Stmt::Chain { .. } => self.out = self.geo.all,
                     _ => walk_stmt(self, s),
                 }
             }
@@ -458,12 +546,14 @@ fn emitters(stmts: &[Stmt]) -> usize {
                 Stmt::Step { .. }
                 | Stmt::Slide { .. }
                 | Stmt::Leap { .. }
+                | Stmt::MoveAny { .. }
+                | Stmt::Chain { .. }
                 | Stmt::MoveTo { .. }
                 | Stmt::Place { .. } => {
                     self.total += self.times;
                     return;
                 }
-                Stmt::If { .. } | Stmt::Let { .. } => 1,
+                Stmt::If { .. } | Stmt::Let { .. } | Stmt::New(_) | Stmt::Class { .. } => 1,
             };
             let outer = self.times;
             self.times *= loops;
@@ -514,4 +604,62 @@ fn progress(p: &Program) -> Progress {
             .filter(|&f| !(w.set[f as usize] && w.cleared[f as usize]))
             .collect(),
     }
+}
+
+impl<const W: usize> Core<W> {
+    /// How the cell chosen in a move is written after it.
+    pub fn choice_separator(&self, m: &Move) -> char {
+        if m.effect != NONE
+            && m.hops == 0
+            && self.choice_blocks.get(m.effect as usize) == Some(&true)
+        {
+            self.choice_sep[m.effect as usize]
+        } else {
+            self.after_sep.get(m.piece as usize).copied().unwrap_or('/')
+        }
+    }
+}
+
+/// `x` when the first `choose` of effects removes a piece, else `/`.
+fn separator(effects: &[Effect]) -> char {
+    struct Find(Option<bool>);
+    impl Visitor for Find {
+        fn effect(&mut self, e: &Effect) {
+            if let (None, Effect::Choose { removes, .. }) = (self.0, e) {
+                self.0 = Some(*removes);
+            }
+            crate::ir::visit::walk_effect(self, e);
+        }
+    }
+    let mut f = Find(None);
+    crate::ir::visit::walk_effects(&mut f, effects);
+    if f.0 == Some(true) { 'x' } else { '/' }
+}
+
+/// Whether effects contain a `choose`.
+fn has_choice(effects: &[Effect]) -> bool {
+    struct Find(bool);
+    impl Visitor for Find {
+        fn effect(&mut self, e: &Effect) {
+            self.0 |= matches!(e, Effect::Choose { .. });
+            crate::ir::visit::walk_effect(self, e);
+        }
+    }
+    let mut f = Find(false);
+    crate::ir::visit::walk_effects(&mut f, effects);
+    f.0
+}
+
+/// Whether some rule makes pieces from nothing (`new`).
+fn uses_new(p: &Program) -> bool {
+    struct Find(bool);
+    impl Visitor for Find {
+        fn stmt(&mut self, s: &Stmt) {
+            self.0 |= matches!(s, Stmt::New(_));
+            walk_stmt(self, s);
+        }
+    }
+    let mut f = Find(false);
+    walk_program(&mut f, p);
+    f.0
 }

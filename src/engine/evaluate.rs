@@ -6,7 +6,7 @@
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
-use super::state::{Cell, NO_CHOICE, NONE, State};
+use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
 
 /// Evaluation context: the point of view and the variables of the rule being run.
@@ -24,6 +24,14 @@ pub struct Ctx {
     pub again: bool,
     /// The piece type chosen by the enclosing `for p in PIECES`, if any.
     pub choice: u8,
+    /// The class of moves of the enclosing class block, if any.
+    pub class: u8,
+    /// Inside `new`: moves create a piece instead of moving one.
+    pub create: bool,
+    /// The cell a `choose` of the move being played binds.
+    pub cell_choice: Cell,
+    /// Whether `no_moves` is known (for the player to move).
+    pub moves_known: bool,
 }
 
 impl Ctx {
@@ -38,6 +46,10 @@ impl Ctx {
             repetitions: 0,
             again: false,
             choice: NO_CHOICE,
+            class: NO_CLASS,
+            create: false,
+            cell_choice: NONE,
+            moves_known: false,
         }
     }
 }
@@ -52,11 +64,13 @@ pub type IntFn<const W: usize> =
 /// Compiles expressions against the tests and regions of one game.
 pub struct ExprCompiler<'a, const W: usize> {
     pub tests: &'a TestEnv<'a, W>,
+    /// The chains of hops met so far: their hop rules and what ends them early.
+    pub chains: std::cell::RefCell<Vec<super::core::Chain<W>>>,
 }
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn test(&self, t: &crate::ir::Test) -> CTest<W> {
-        self.tests.compile(t)
+        self.tests.compile(t, &|c| self.cond(c))
     }
 
     pub fn cell(&self, e: &CellExpr) -> CellFn<W> {
@@ -268,7 +282,22 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     all
                 })
             }
-            Cond::NoMoves => Box::new(|_, _, cx| cx.no_moves),
+            Cond::NoMoves => Box::new(|core, st, cx| {
+                if cx.moves_known && cx.me == st.s.to_move {
+                    cx.no_moves
+                } else {
+                    core.count_moves(st, cx.me) == 0
+                }
+            }),
+            Cond::Connects { test, a, b } => {
+                let (t, a, b) = (self.test(test), *a as usize, *b as usize);
+                Box::new(move |core, st, cx| {
+                    let me = cx.me as usize;
+                    let within = core.cells_where(st, cx, &t);
+                    let seed = core.geo.regions[a][me].and(within);
+                    core.fill(seed, within).intersects(&core.geo.regions[b][me])
+                })
+            }
             Cond::As(p, body) => {
                 let (p, body) = (*p, self.cond(body));
                 Box::new(move |core, st, cx| {
@@ -333,6 +362,59 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 Box::new(move |core, st, cx| core.count_attacks(st, cx, &t))
             }
             IntExpr::Score => Box::new(|core, st, cx| core.score(st, cx)),
+            IntExpr::MoveCount => Box::new(|core, st, cx| core.count_moves(st, cx.me) as i64),
+            IntExpr::Group { test, start } => {
+                let (t, start) = (self.test(test), self.cell(start));
+                Box::new(move |core, st, cx| {
+                    let c = start(core, st, cx);
+                    if c == NONE {
+                        return 0;
+                    }
+                    let within = core.cells_where(st, cx, &t);
+                    core.fill(Bits::from_cells([c]).and(within), within).count() as i64
+                })
+            }
+            IntExpr::Groups(test) => {
+                let t = self.test(test);
+                Box::new(move |core, st, cx| {
+                    let mut left = core.cells_where(st, cx, &t);
+                    let mut groups = 0;
+                    while let Some(c) = left.lowest() {
+                        left = left.minus(core.fill(Bits::from_cells([c]), left));
+                        groups += 1;
+                    }
+                    groups
+                })
+            }
+            IntExpr::Lines {
+                test,
+                through,
+                n,
+                exact,
+            } => {
+                let (t, through, n, exact) =
+                    (self.test(test), self.cell(through), *n as usize, *exact);
+                Box::new(move |core, st, cx| {
+                    let c = through(core, st, cx);
+                    if c == NONE || !t.holds(core, st, cx, c) {
+                        return 0;
+                    }
+                    let run = |d: u8| {
+                        let ray = core.geo.board.ray(c, d);
+                        ray.iter()
+                            .take_while(|&&x| t.holds(core, st, cx, x))
+                            .count()
+                    };
+                    core.geo
+                        .axes
+                        .iter()
+                        .filter(|&&d| {
+                            let len = 1 + run(d) + run(core.geo.opposite[d as usize]);
+                            if exact { len == n } else { len >= n }
+                        })
+                        .count() as i64
+                })
+            }
             IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
                 let (x, y) = (self.int(a), self.int(b));
                 match e {
@@ -379,6 +461,36 @@ impl Base {
 }
 
 impl<const W: usize> Core<W> {
+    /// The cells where a test holds.
+    pub fn cells_where(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> Bits<W> {
+        t.set(self, st, cx).unwrap_or_else(|| {
+            Bits::from_cells((0..self.geo.cells).filter(|&c| t.holds(self, st, cx, c)))
+        })
+    }
+
+    /// The cells of `within` joined to `seed` through neighbours in `within` (the board's
+    /// orthogonal neighbours, or all of them on a hexagonal board).
+    pub fn fill(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
+        let mut region = seed.and(within);
+        let mut frontier = region;
+        while !frontier.is_empty() {
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                next = next.or(self.geo.adjacent[c as usize]);
+            }
+            frontier = next.and(within).minus(region);
+            region = region.or(frontier);
+        }
+        region
+    }
+
+    /// How many legal moves `player` would have if it were to move.
+    pub fn count_moves(&self, st: &State<W>, player: u8) -> u32 {
+        let mut view = st.clone();
+        view.s.to_move = player;
+        self.count_legal(&mut view, &mut Vec::new())
+    }
+
     /// The absolute direction a written direction means here.
     #[inline(always)]
     pub fn dir(&self, cx: &Ctx, d: DirRef) -> u8 {

@@ -41,20 +41,35 @@ pub enum CStmt<const W: usize> {
     Slide {
         dirs: Vec<DirRef>,
         max: u8,
+        through: Option<CTest<W>>,
         to: CTest<W>,
         cond: Option<CondFn<W>>,
         then: u16,
     },
     Leap {
-        leap: u16,
+        /// Per player, or one for all.
+        leap: Vec<u16>,
         to: CTest<W>,
         cond: Option<CondFn<W>>,
         then: u16,
     },
     MoveTo {
         target: CellFn<W>,
+        to: CTest<W>,
         cond: CondFn<W>,
         then: u16,
+    },
+    MoveAny {
+        to: CTest<W>,
+        cond: Option<CondFn<W>>,
+        then: u16,
+    },
+    New(Box<CStmt<W>>),
+    /// Index into `Core::chains`.
+    Chain(u16),
+    Class {
+        class: u8,
+        body: Vec<CStmt<W>>,
     },
     Place {
         on: CTest<W>,
@@ -106,6 +121,8 @@ impl<'a, const W: usize> Emit<'a, W> {
         Move {
             kind: if cx.from == NONE {
                 MoveKind::Place
+            } else if cx.create {
+                MoveKind::Create
             } else {
                 MoveKind::Normal
             },
@@ -115,6 +132,39 @@ impl<'a, const W: usize> Emit<'a, W> {
             effect: then,
             slots: cx.slots,
             choice: cx.choice,
+            cell_choice: NONE,
+            class: cx.class,
+            hops: 0,
+            path: [NONE; crate::ir::MAX_HOPS],
+        }
+    }
+
+    /// A whole chain of hops, as one move. True when generation should stop.
+    pub fn chain(&mut self, cx: &Ctx, chain: u16, path: &[Cell]) -> bool {
+        let mut m = self.make(cx, *path.last().expect("a hop"), chain);
+        m.hops = path.len() as u8;
+        m.path[..path.len()].copy_from_slice(path);
+        match self.mode {
+            Mode::Collect => {
+                self.out.push(m);
+                false
+            }
+            Mode::Count | Mode::CountIn(_) => {
+                self.count += 1;
+                false
+            }
+            Mode::Nth(k) => {
+                if self.count == k {
+                    self.found = Some(m);
+                    return true;
+                }
+                if self.keep_before {
+                    self.out.push(m);
+                }
+                self.count += 1;
+                false
+            }
+            Mode::Hit(c) => m.to == c,
         }
     }
 
@@ -248,38 +298,79 @@ impl<const W: usize> Core<W> {
                 CStmt::Slide {
                     dirs,
                     max,
+                    through,
                     to,
                     cond,
                     then,
-                } => cx.from != NONE && self.slide(st, cx, dirs, *max, to, cond, *then, e),
+                } => {
+                    cx.from != NONE
+                        && self.slide(st, cx, dirs, *max, through.as_ref(), to, cond, *then, e)
+                }
                 CStmt::Leap {
                     leap,
                     to,
                     cond,
                     then,
                 } => {
+                    let leap = leap[(cx.me as usize).min(leap.len() - 1)] as usize;
                     if cx.from == NONE {
                         false
                     } else if cond.is_none() && to.is_set() {
                         let set = to.set(self, st, cx).expect("a set test");
-                        let targets =
-                            self.geo.leap_masks[*leap as usize][cx.from as usize].and(set);
+                        let targets = self.geo.leap_masks[leap][cx.from as usize].and(set);
                         e.many(cx, targets, *then)
                     } else {
-                        self.geo.leap_lists[*leap as usize][cx.from as usize]
+                        self.geo.leap_lists[leap][cx.from as usize]
                             .iter()
                             .any(|&c| self.target(st, cx, c, to, cond, *then, e))
                     }
                 }
-                CStmt::MoveTo { target, cond, then } => {
+                CStmt::MoveTo {
+                    target,
+                    to,
+                    cond,
+                    then,
+                } => {
                     if cx.from == NONE {
                         false
                     } else {
                         let c = target(self, st, cx);
-                        c != NONE && {
+                        c != NONE && to.holds(self, st, cx, c) && {
                             cx.to = c;
                             cond(self, st, cx) && e.one(cx, c, *then)
                         }
+                    }
+                }
+                CStmt::MoveAny { to, cond, then } => {
+                    if cx.from == NONE {
+                        false
+                    } else if cond.is_none() && to.is_set() {
+                        let set = to.set(self, st, cx).expect("a set test");
+                        e.many(cx, set.and(self.geo.all), *then)
+                    } else {
+                        (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, *then, e))
+                    }
+                }
+                CStmt::New(inner) => {
+                    let saved = cx.create;
+                    cx.create = true;
+                    let stop = self.generate(st, cx, std::slice::from_ref(inner), e);
+                    cx.create = saved;
+                    stop
+                }
+                CStmt::Class { class, body } => {
+                    let saved = cx.class;
+                    cx.class = *class;
+                    let stop = self.generate(st, cx, body, e);
+                    cx.class = saved;
+                    stop
+                }
+                CStmt::Chain(id) => {
+                    cx.from != NONE && {
+                        let mut scratch = st.clone();
+                        let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                        let origin = *cx;
+                        self.chain(&mut scratch, &origin, cx.from, *id, &mut path, e)
                     }
                 }
                 CStmt::Place { on, cond, then } => {
@@ -332,26 +423,42 @@ impl<const W: usize> Core<W> {
         cx: &mut Ctx,
         dirs: &[DirRef],
         max: u8,
+        through: Option<&CTest<W>>,
         to: &CTest<W>,
         cond: &Option<CondFn<W>>,
         then: u16,
         e: &mut Emit<W>,
     ) -> bool {
         let from = cx.from as usize;
+        // Cells the slide may not pass over stop it before them, like the edge.
+        let walls = match through {
+            None => Some(Bits::EMPTY),
+            Some(t) => t
+                .set(self, st, cx)
+                .map(|s| self.geo.all.minus(s).minus(st.occupied)),
+        };
         // The common case: every cell up to and including the first occupied one, then
         // the test, as bitboard operations.
-        if cond.is_none() && max as usize >= self.geo.longest_ray && to.is_set() {
+        if let (None, true, true, Some(walls)) = (
+            cond,
+            max as usize >= self.geo.longest_ray,
+            to.is_set(),
+            walls,
+        ) {
             let set = to.set(self, st, cx).expect("a set test");
             for &d in dirs {
                 let d = self.dir(cx, d) as usize & 7;
                 let ray = self.geo.ray_mask[from][d];
-                let hits = ray.and(st.occupied);
+                let hits = ray.and(st.occupied.or(walls));
                 let blocker = if self.geo.increasing[d] {
                     hits.lowest()
                 } else {
                     hits.highest()
                 };
                 let reach = match blocker {
+                    Some(b) if walls.has(b) => {
+                        ray.minus(self.geo.ray_mask[b as usize][d]).minus(walls)
+                    }
                     Some(b) => ray.minus(self.geo.ray_mask[b as usize][d]),
                     None => ray,
                 };
@@ -364,12 +471,66 @@ impl<const W: usize> Core<W> {
         for &d in dirs {
             let ray = self.geo.board.ray(cx.from, self.dir(cx, d));
             for &c in &ray[..ray.len().min(max as usize)] {
+                if through.is_some_and(|t| !st.occupied.has(c) && !t.holds(self, st, cx, c)) {
+                    break;
+                }
                 if self.target(st, cx, c, to, cond, then, e) {
                     return true;
                 }
                 if st.occupied.has(c) {
                     break;
                 }
+            }
+        }
+        false
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// Explores the hops of chain `id` from `at` on a scratch state, emitting every
+    /// complete path (one that no hop continues, or that `until` ends). True when the
+    /// emitter asked to stop.
+    fn chain(
+        &self,
+        st: &mut State<W>,
+        origin: &Ctx,
+        at: Cell,
+        id: u16,
+        path: &mut Vec<Cell>,
+        e: &mut Emit<W>,
+    ) -> bool {
+        let (body, until) = &self.chains[id as usize];
+        let mut hops = Vec::new();
+        {
+            let mut he = Emit::new(Mode::Collect, &mut hops);
+            he.piece = e.piece;
+            let mut cx = *origin;
+            cx.from = at;
+            cx.create = false;
+            self.generate(st, &mut cx, body, &mut he);
+        }
+        if hops.is_empty() {
+            return !path.is_empty() && e.chain(origin, id, path);
+        }
+        for h in hops {
+            path.push(h.to);
+            let frame = self.make_hop(st, &h);
+            let ended = path.len() >= crate::ir::MAX_HOPS
+                || until.as_ref().is_some_and(|u| {
+                    let mut cx = *origin;
+                    cx.from = h.from;
+                    cx.to = h.to;
+                    u(self, st, &mut cx)
+                });
+            let stop = if ended {
+                e.chain(origin, id, path)
+            } else {
+                self.chain(st, origin, h.to, id, path, e)
+            };
+            self.unmake(st, frame);
+            path.pop();
+            if stop {
+                return true;
             }
         }
         false

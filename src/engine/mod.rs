@@ -96,6 +96,8 @@ macro_rules! with_pos {
     };
 }
 
+pub(crate) use with_core;
+
 impl Engine {
     /// Builds an engine for a checked program.
     pub fn new(program: Program) -> Engine {

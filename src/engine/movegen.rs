@@ -7,7 +7,7 @@ use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::{Emit, Mode};
 use super::search::Rng;
-use super::state::{Cell, Move, NONE, State};
+use super::state::{Cell, Move, MoveKind, NONE, State};
 
 /// A piece (on the board, or in hand when `from` is `NONE`) and how many candidate moves
 /// its rules produce.
@@ -62,8 +62,82 @@ impl<const W: usize> Core<W> {
                 dedup(out, first);
             }
         });
+        if self.simple {
+            if self.legal.is_some() {
+                out.retain(|m| self.is_legal(st, m));
+            }
+            return;
+        }
+        // Pieces made from nothing may be made from several pieces: once each.
+        dedup(out, 0);
+        self.add_actions(st, out);
+        self.expand_choices(st, out);
         if self.legal.is_some() {
             out.retain(|m| self.is_legal(st, m));
+        }
+        self.keep_priority(out);
+    }
+
+    /// The actions the player to move may take.
+    fn add_actions(&self, st: &State<W>, out: &mut Vec<Move>) {
+        for (i, (when, _)) in self.actions.iter().enumerate() {
+            if when(self, st, &mut Ctx::new(st.s.to_move)) {
+                let mut m = Move::PASS;
+                m.kind = MoveKind::Action;
+                m.piece = i as u8;
+                out.push(m);
+            }
+        }
+    }
+
+    /// Each move whose effects make a choice becomes one move per cell chosen.
+    fn expand_choices(&self, st: &mut State<W>, out: &mut Vec<Move>) {
+        let needs = |m: &Move| {
+            (m.effect != NONE && m.hops == 0 && self.choice_blocks[m.effect as usize])
+                || (m.kind != MoveKind::Action && self.choice_pieces >> m.piece & 1 != 0)
+                || m.kind == MoveKind::Action
+                || m.hops > 0
+        };
+        if !out.iter().any(needs) {
+            return;
+        }
+        let mut options = Vec::new();
+        let mut expanded = Vec::with_capacity(out.len());
+        for m in out.drain(..) {
+            if !needs(&m) {
+                expanded.push(m);
+                continue;
+            }
+            let (frame, reached) = self.probe(st, &m, &mut options);
+            self.unmake(st, frame);
+            if !reached || options.is_empty() {
+                expanded.push(m);
+                continue;
+            }
+            for &c in &options {
+                let mut x = m;
+                x.cell_choice = c;
+                expanded.push(x);
+            }
+        }
+        *out = expanded;
+    }
+
+    /// Only the moves of the first class of `priority` that has any (and of those, with
+    /// `longest`, the ones of the most hops).
+    fn keep_priority(&self, out: &mut Vec<Move>) {
+        let Some(p) = &self.program.game.priority else {
+            return;
+        };
+        for class in 0..p.classes.len() as u8 {
+            if out.iter().any(|m| m.class == class) {
+                out.retain(|m| m.class == class);
+                if p.longest {
+                    let most = out.iter().map(|m| m.hops.max(1)).max().unwrap_or(0);
+                    out.retain(|m| m.hops.max(1) == most);
+                }
+                return;
+            }
         }
     }
 
@@ -85,7 +159,7 @@ impl<const W: usize> Core<W> {
 
     /// How many legal moves the player to move has (a pass excluded).
     pub fn count_legal(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
-        if self.legal.is_none() && !self.may_duplicate.iter().any(|&d| d) {
+        if self.simple && self.legal.is_none() && !self.may_duplicate.iter().any(|&d| d) {
             let mut none = Vec::new();
             let mut e = Emit::new(Mode::Count, &mut none);
             self.origins(st, |from, piece| self.run(st, from, piece, &mut e));
@@ -101,6 +175,11 @@ impl<const W: usize> Core<W> {
     /// of an earlier candidate or one failing `legal if` is set aside and another drawn
     /// among the rest. Either way every legal move is equally likely.
     pub fn random_legal(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+        if !self.simple {
+            // Classes, chains, choices and actions need the whole list.
+            self.legal_moves(st, &mut sc.moves);
+            return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
+        }
         if let Some(m) = self.random_by_bounds(st, rng, sc) {
             return Some(m);
         }
@@ -153,7 +232,7 @@ impl<const W: usize> Core<W> {
                 .expect("k is below the total");
             let m = self.nth(st, origin.from, origin.piece, k - offset, &mut sc.moves);
             let m = m.expect("the n-th candidate exists");
-            let first = !sc.moves.iter().any(|x| same_notation(x, &m));
+            let first = !sc.moves.iter().any(|x| x.same_as(&m));
             if first && self.is_legal(st, &m) {
                 return Some(m);
             }
@@ -206,7 +285,7 @@ impl<const W: usize> Core<W> {
             let Some(m) = self.nth(st, o.from, o.piece, k, &mut sc.moves) else {
                 continue;
             };
-            let first = !sc.moves.iter().any(|x| same_notation(x, &m));
+            let first = !sc.moves.iter().any(|x| x.same_as(&m));
             if first && self.is_legal(st, &m) {
                 return Some(m);
             }
@@ -232,15 +311,11 @@ impl<const W: usize> Core<W> {
     }
 }
 
-fn same_notation(a: &Move, b: &Move) -> bool {
-    a.to == b.to && a.from == b.from && a.choice == b.choice
-}
-
 /// Drops, among `out[first..]`, moves with the notation of an earlier one.
 fn dedup(out: &mut Vec<Move>, first: usize) {
     let mut i = first;
     while i < out.len() {
-        if out[first..i].iter().any(|x| same_notation(x, &out[i])) {
+        if out[first..i].iter().any(|x| x.same_as(&out[i])) {
             out.remove(i);
         } else {
             i += 1;

@@ -2,7 +2,7 @@
 //! and the board drawn as text.
 
 use super::state::{self, Move, MoveKind};
-use super::{Engine, Outcome, Position};
+use super::{Engine, Inner, Outcome, Position, with_core};
 use crate::diag::{Code, Diagnostic};
 
 /// Why a move written as text could not be played.
@@ -51,22 +51,42 @@ impl Engine {
         self.board().name(c)
     }
 
-    /// A move in canonical notation: `e2-e4`, `K@d4`, `e7-e8=Q`, `pass`.
+    /// A move in canonical notation: `e2-e4`, `K@d4` (a placement, or a piece made from
+    /// nothing), `e7-e8=Q` (a choice of piece), `c3-e5-c7` (a chain of hops), `d1-d7/g7`
+    /// (a chosen cell; `x` instead of `/` when the choice removes a piece), an action's
+    /// name, `pass`.
     pub fn notation(&self, m: &Move) -> String {
-        let base = match m.kind {
+        let mut s = match m.kind {
             MoveKind::Pass => "pass".into(),
-            MoveKind::Place => format!(
+            MoveKind::Action => self.game().actions[m.piece as usize].name.clone(),
+            MoveKind::Place | MoveKind::Create => format!(
                 "{}@{}",
                 self.game().pieces[m.piece as usize].letter,
                 self.cell_name(m.to)
             ),
-            MoveKind::Normal => format!("{}-{}", self.cell_name(m.from), self.cell_name(m.to)),
+            MoveKind::Normal => {
+                let mut s = self.cell_name(m.from);
+                let path: &[u16] = if m.hops > 0 {
+                    &m.path[..m.hops as usize]
+                } else {
+                    std::slice::from_ref(&m.to)
+                };
+                for &c in path {
+                    s.push('-');
+                    s.push_str(&self.cell_name(c));
+                }
+                s
+            }
         };
-        if m.choice == state::NO_CHOICE {
-            base
-        } else {
-            format!("{base}={}", self.game().pieces[m.choice as usize].letter)
+        if m.choice != state::NO_CHOICE {
+            s.push('=');
+            s.push(self.game().pieces[m.choice as usize].letter);
         }
+        if m.cell_choice != state::NONE {
+            s.push(with_core!(self, c => c.choice_separator(m)));
+            s.push_str(&self.cell_name(m.cell_choice));
+        }
+        s
     }
 
     /// Plays moves written in notation from the current position.

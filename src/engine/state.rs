@@ -23,10 +23,15 @@ pub type Code = u8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
-    /// A piece moves from `from` to `to`, taking whatever stands there.
+    /// A piece moves from `from` to `to`, taking whatever stands there (through the cells
+    /// of `path` first, for a chain of hops).
     Normal,
     /// A piece of type `piece` enters `to` from the mover's hand.
     Place,
+    /// A new piece of type `piece` appears on `to`; the piece on `from` stays.
+    Create,
+    /// The action of index `piece` (a move that is no piece's).
+    Action,
     Pass,
 }
 
@@ -43,9 +48,36 @@ pub struct Move {
     pub slots: [u16; crate::ir::MAX_SLOTS],
     /// The piece type chosen by an enclosing `for p in PIECES` (written `=L`), or `NO_CHOICE`.
     pub choice: u8,
+    /// The cell chosen by a `choose` of its effects (written `/c4`), or `NONE`.
+    pub cell_choice: Cell,
+    /// The class of moves of `priority` the producing rule belongs to, or `NO_CLASS`.
+    pub class: u8,
+    /// For a chain of hops: how many, and where each lands (the last is `to`); 0 for any
+    /// other move.
+    pub hops: u8,
+    pub path: [Cell; crate::ir::MAX_HOPS],
 }
 
 pub const NO_CHOICE: u8 = u8::MAX;
+pub const NO_CLASS: u8 = u8::MAX;
+
+impl Move {
+    /// Whether two moves are written the same (and so are the same move to a player).
+    pub fn same_as(&self, o: &Move) -> bool {
+        self.kind == o.kind
+            && self.to == o.to
+            && self.choice == o.choice
+            && self.cell_choice == o.cell_choice
+            && match self.kind {
+                MoveKind::Normal => {
+                    self.from == o.from
+                        && self.path[..self.hops as usize] == o.path[..o.hops as usize]
+                }
+                MoveKind::Place | MoveKind::Create | MoveKind::Action => self.piece == o.piece,
+                MoveKind::Pass => true,
+            }
+    }
+}
 
 impl Move {
     pub const PASS: Move = Move {
@@ -56,6 +88,10 @@ impl Move {
         effect: NONE,
         slots: [NONE; crate::ir::MAX_SLOTS],
         choice: NO_CHOICE,
+        cell_choice: NONE,
+        class: NO_CLASS,
+        hops: 0,
+        path: [NONE; crate::ir::MAX_HOPS],
     };
 }
 

@@ -14,6 +14,7 @@ impl<const W: usize> Core<W> {
     pub fn decide(&self, st: &State<W>, no_moves: bool, repetitions: u32) -> Option<Outcome> {
         let mut cx = Ctx::new(st.s.to_move);
         cx.no_moves = no_moves;
+        cx.moves_known = true;
         cx.repetitions = repetitions;
         for (cond, outcome) in &self.end {
             if cond(self, st, &mut cx) {

@@ -491,6 +491,12 @@ impl Board {
         self.dirs.names[d as usize % self.dir_count()]
     }
 
+    /// The grid step of a direction (file, rank); on point boards, the unit vector of a
+    /// link that way.
+    pub fn dir_delta(&self, d: u8) -> (i8, i8) {
+        self.dirs.deltas[d as usize % self.dir_count()]
+    }
+
     /// The reverse of a direction.
     #[inline]
     pub fn opposite(&self, d: u8) -> u8 {

@@ -11,11 +11,19 @@ pub type Slot = u8;
 
 /// Most local variables one move rule may bind (each generated move carries them).
 pub const MAX_SLOTS: usize = 6;
-/// Most cells the engine plays on (the geometry itself allows larger boards).
-pub const MAX_CELLS: usize = 256;
+/// Most cells the engine plays on.
+pub const MAX_CELLS: usize = 676;
+/// Most players.
+pub const MAX_PLAYERS: usize = 6;
+/// Most hops of one chain move.
+pub const MAX_HOPS: usize = 16;
 pub const MAX_PIECES: usize = 32;
 pub const MAX_FLAGS: usize = 4;
 pub const MAX_COUNTERS: usize = 8;
+/// Regions are numbered by a byte, the built-in ones a rule uses included.
+pub const MAX_REGIONS: usize = 256;
+/// Effect blocks (`then { … }`) are numbered by two bytes.
+pub const MAX_EFFECT_BLOCKS: usize = 1 << 16;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Game {
@@ -43,6 +51,28 @@ pub struct Game {
     pub end: Vec<EndRule>,
     /// Whether any rule reads `repetitions` (positions are then hashed after each move).
     pub tracks_repetition: bool,
+    /// Classes of moves that go first (see `Priority`), if any.
+    pub priority: Option<Priority>,
+    /// Moves that are no piece's, by name.
+    pub actions: Vec<Action>,
+}
+
+/// `priority [longest] CLASS, …`: when a move of the first class exists, only moves of
+/// that class are legal, then the same for the next class; moves of no class come last.
+/// With `longest`, only the moves of the most hops of the class that goes first.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Priority {
+    pub classes: Vec<String>,
+    pub longest: bool,
+}
+
+/// `action NAME when COND { effects }`: a move written NAME, made by the player to move
+/// when COND holds (from that player's point of view).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Action {
+    pub name: String,
+    pub when: Cond,
+    pub effects: Vec<Effect>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -69,10 +99,14 @@ pub struct Flag {
 pub struct Piece {
     pub name: String,
     pub letter: char,
+    /// How each player's piece is drawn, in player order (empty: the letter, upper case
+    /// for the first player and lower case for the others).
+    pub symbols: Vec<char>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Placement {
+    /// A player's index, or the number of players for a neutral piece.
     pub player: u8,
     pub piece: u8,
     pub cell: Cell,
@@ -158,6 +192,12 @@ pub enum Test {
     Flag(u8),
     Region(u8),
     Attacked,
+    /// A definition of one cell parameter used as a test: the condition with the cell
+    /// in the slot.
+    Def {
+        slot: Slot,
+        cond: Box<Cond>,
+    },
     /// Never written by the checker: the engine replaces every test that depends only on
     /// the cell, its content and the point of view by a lookup in precomputed table `n`.
     Table(u16),
@@ -234,6 +274,12 @@ pub enum Cond {
     NoMoves,
     /// The condition from another player's point of view.
     As(PlayerRef, Box<Cond>),
+    /// A chain of neighbouring cells passing the test joins the two regions.
+    Connects {
+        test: Test,
+        a: u8,
+        b: u8,
+    },
     /// Compute a cell once, bind it to a slot, then evaluate the body.
     Let {
         slot: Slot,
@@ -261,6 +307,23 @@ pub enum IntExpr {
         dir: DirRef,
     },
     Score,
+    /// The legal moves of the point-of-view player (as if it were to move).
+    MoveCount,
+    /// The cells passing the test joined to a cell through neighbours passing it.
+    Group {
+        test: Test,
+        start: Box<CellExpr>,
+    },
+    /// The groups of neighbouring cells passing the test.
+    Groups(Test),
+    /// Lines through a cell, along the board's directions, of cells passing the test:
+    /// those of `n` cells or more, or of exactly `n`.
+    Lines {
+        test: Test,
+        through: Box<CellExpr>,
+        n: u16,
+        exact: bool,
+    },
     Add(Box<IntExpr>, Box<IntExpr>),
     Sub(Box<IntExpr>, Box<IntExpr>),
     Mul(Box<IntExpr>, Box<IntExpr>),
@@ -298,20 +361,45 @@ pub enum Stmt {
     Slide {
         dirs: Vec<DirRef>,
         max: u8,
+        /// Cells the slide may pass over; a cell failing it stops the slide before it.
+        through: Option<Test>,
         to: Test,
         cond: Option<Cond>,
         then: Option<u16>,
     },
     Leap {
-        leap: u16,
+        /// The leap pattern (index into `Game::leaps`), per player when the leap is
+        /// limited to directions relative to the player, otherwise one.
+        leap: Vec<u16>,
         to: Test,
         cond: Option<Cond>,
         then: Option<u16>,
     },
     MoveTo {
         target: CellExpr,
+        to: Test,
         cond: Cond,
         then: Option<u16>,
+    },
+    /// A move to any cell passing the test.
+    MoveAny {
+        to: Test,
+        cond: Option<Cond>,
+        then: Option<u16>,
+    },
+    /// The statement's moves create a new piece of the mover's type on the target; the
+    /// moving piece stays (written like a placement, `L@c4`).
+    New(Box<Stmt>),
+    /// Hops repeated from where each lands, as one move, while another hop exists and
+    /// `until` does not hold after a hop.
+    Chain {
+        body: Vec<Stmt>,
+        until: Option<Cond>,
+    },
+    /// Moves of a class of `Priority`.
+    Class {
+        class: u8,
+        body: Vec<Stmt>,
     },
     Place {
         on: Test,
@@ -366,10 +454,46 @@ pub enum Effect {
         at: CellExpr,
         piece: PieceRef,
     },
-    /// A new piece of the mover's appears on the cell (replacing any).
+    /// A new piece appears on the cell (replacing any): the mover's, or a neutral one.
     Put {
         piece: PieceRef,
         at: CellExpr,
+        neutral: bool,
+    },
+    /// A cell the mover chooses, bound to the slot for the body. Each choice is a move
+    /// of its own, written after the move with `/` (or `x` when the body removes).
+    Choose {
+        slot: Slot,
+        from: ChooseFrom,
+        body: Vec<Effect>,
+        removes: bool,
+    },
+}
+
+/// Where the cells of a `choose` come from.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum ChooseFrom {
+    /// Every cell for which the condition holds, with the cell in the slot.
+    Where(Cond),
+    /// The targets of a pattern from a cell.
+    By { start: CellExpr, pattern: Pattern },
+}
+
+/// A step, slide or leap pattern, for `choose … by`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Pattern {
+    Step {
+        dirs: Vec<DirRef>,
+        to: Test,
+    },
+    Slide {
+        dirs: Vec<DirRef>,
+        max: u8,
+        to: Test,
+    },
+    Leap {
+        leap: u16,
+        to: Test,
     },
 }
 

@@ -4,7 +4,10 @@
 //! go on into the children; every hook's default is to walk. Both forms are generated from
 //! one definition, so that they cannot drift apart.
 
-use super::{CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test};
+use super::{
+    CellExpr, ChooseFrom, Cond, DirRef, Effect, IntExpr, Pattern, PieceRef, Program, Slot, Stmt,
+    Test,
+};
 
 macro_rules! visitor {
     ($Visitor:ident, $($mut:tt)?) => {
@@ -49,6 +52,10 @@ macro_rules! visitor {
             }
             for r in &$($mut)? p.game.end {
                 v.cond(&$($mut)? r.cond);
+            }
+            for a in &$($mut)? p.game.actions {
+                v.cond(&$($mut)? a.when);
+                walk_effects(v, &$($mut)? a.effects);
             }
             for block in &$($mut)? p.effects {
                 walk_effects(v, block);
@@ -102,7 +109,7 @@ macro_rules! visitor {
                     walk_stmts(v, then);
                     walk_stmts(v, otherwise);
                 }
-                Stmt::Step { dirs, to, cond, .. } | Stmt::Slide { dirs, to, cond, .. } => {
+                Stmt::Step { dirs, to, cond, .. } => {
                     for d in dirs {
                         v.dir(d);
                     }
@@ -111,16 +118,39 @@ macro_rules! visitor {
                         v.cond(c);
                     }
                 }
-                Stmt::Leap { to, cond, .. } | Stmt::Place { on: to, cond, .. } => {
+                Stmt::Slide { dirs, through, to, cond, .. } => {
+                    for d in dirs {
+                        v.dir(d);
+                    }
+                    if let Some(t) = through {
+                        v.test(t);
+                    }
                     v.test(to);
                     if let Some(c) = cond {
                         v.cond(c);
                     }
                 }
-                Stmt::MoveTo { target, cond, .. } => {
+                Stmt::Leap { to, cond, .. }
+                | Stmt::Place { on: to, cond, .. }
+                | Stmt::MoveAny { to, cond, .. } => {
+                    v.test(to);
+                    if let Some(c) = cond {
+                        v.cond(c);
+                    }
+                }
+                Stmt::MoveTo { target, to, cond, .. } => {
                     v.cell(target);
+                    v.test(to);
                     v.cond(cond);
                 }
+                Stmt::New(inner) => v.stmt(inner),
+                Stmt::Chain { body, until } => {
+                    walk_stmts(v, body);
+                    if let Some(c) = until {
+                        v.cond(c);
+                    }
+                }
+                Stmt::Class { body, .. } => walk_stmts(v, body),
             }
         }
 
@@ -153,11 +183,33 @@ macro_rules! visitor {
                 Effect::SetFlag { at, .. } => v.cell(at),
                 Effect::Counter { value, .. } => v.int(value),
                 Effect::Again => {}
-                Effect::Change { at, piece } | Effect::Put { piece, at } => {
+                Effect::Change { at, piece } | Effect::Put { piece, at, .. } => {
                     if let PieceRef::Var(s) = piece {
                         v.slot(*s);
                     }
                     v.cell(at);
+                }
+                Effect::Choose { slot, from, body, .. } => {
+                    match from {
+                        ChooseFrom::Where(c) => {
+                            v.slot(*slot);
+                            v.cond(c);
+                        }
+                        ChooseFrom::By { start, pattern } => {
+                            v.cell(start);
+                            match pattern {
+                                Pattern::Step { dirs, to } | Pattern::Slide { dirs, to, .. } => {
+                                    for d in dirs {
+                                        v.dir(d);
+                                    }
+                                    v.test(to);
+                                }
+                                Pattern::Leap { to, .. } => v.test(to),
+                            }
+                            v.slot(*slot);
+                        }
+                    }
+                    walk_effects(v, body);
                 }
             }
         }
@@ -174,6 +226,7 @@ macro_rules! visitor {
                     v.cell(b);
                 }
                 Cond::Not(x) | Cond::As(_, x) => v.cond(x),
+                Cond::Connects { test, .. } => v.test(test),
                 Cond::And(list) | Cond::Or(list) => {
                     for x in list {
                         v.cond(x);
@@ -211,6 +264,11 @@ macro_rules! visitor {
                     v.int(b);
                 }
                 IntExpr::Of(_, x) => v.int(x),
+                IntExpr::Group { test, start } | IntExpr::Lines { test, through: start, .. } => {
+                    v.test(test);
+                    v.cell(start);
+                }
+                IntExpr::Groups(t) => v.test(t),
                 IntExpr::Const(_)
                 | IntExpr::Counter(_)
                 | IntExpr::MovesMade
@@ -219,6 +277,7 @@ macro_rules! visitor {
                 | IntExpr::Ply
                 | IntExpr::Repetitions
                 | IntExpr::InHand
+                | IntExpr::MoveCount
                 | IntExpr::Score => {}
             }
         }
@@ -247,6 +306,10 @@ macro_rules! visitor {
         pub fn walk_test<V: $Visitor + ?Sized>(v: &mut V, t: &$($mut)? Test) {
             match t {
                 Test::Not(x) => v.test(x),
+                Test::Def { slot, cond } => {
+                    v.slot(*slot);
+                    v.cond(cond);
+                }
                 Test::And(list) | Test::Or(list) => {
                     for x in list {
                         v.test(x);
@@ -270,7 +333,8 @@ visitor!(Visitor,);
 /// The mutable walk.
 pub mod mutable {
     use super::super::{
-        CellExpr, Cond, DirRef, Effect, IntExpr, PieceRef, Program, Slot, Stmt, Test,
+        CellExpr, ChooseFrom, Cond, DirRef, Effect, IntExpr, Pattern, PieceRef, Program, Slot,
+        Stmt, Test,
     };
 
     visitor!(VisitorMut, mut);

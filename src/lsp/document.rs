@@ -200,7 +200,10 @@ impl Document {
             return Board::new(p.game.board.clone()).ok();
         }
         self.file.items.iter().find_map(|item| match item {
-            Item::Board { files, ranks, .. } => {
+            Item::Board {
+                shape: ast::BoardShape::Square { files, ranks },
+                ..
+            } => {
                 let f = u8::try_from(*files).ok()?;
                 let r = u8::try_from(*ranks).ok()?;
                 Board::square(f, r).ok()
@@ -430,9 +433,16 @@ impl Document {
                         .collect();
                     plain("players".into(), S::NAMESPACE, children)
                 }
-                Item::Board { files, ranks, .. } => self.symbol(
+                Item::Board { shape, .. } => self.symbol(
                     "board".into(),
-                    Some(format!("{files} x {ranks}")),
+                    Some(match shape {
+                        ast::BoardShape::Square { files, ranks } => format!("{files} x {ranks}"),
+                        ast::BoardShape::Hex { files, ranks } => format!("hex {files} x {ranks}"),
+                        ast::BoardShape::Hexagon { side } => format!("hexagon {side}"),
+                        ast::BoardShape::Points { files, ranks, .. } => {
+                            format!("points {files} x {ranks}")
+                        }
+                    }),
                     S::STRUCT,
                     span,
                     keyword,
@@ -461,6 +471,10 @@ impl Document {
                     vec![],
                 ),
                 Item::Legal(_) => plain("legal if".into(), S::BOOLEAN, vec![]),
+                Item::Priority { classes, .. } => {
+                    plain(format!("priority {}", names(classes)), S::ENUM, vec![])
+                }
+                Item::Action { name, .. } => declared(name, "action", S::EVENT),
                 Item::Pass(_) => plain("pass when no moves".into(), S::EVENT, vec![]),
                 Item::Score(_) => plain("score".into(), S::NUMBER, vec![]),
                 Item::End(rules) => {

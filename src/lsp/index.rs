@@ -234,6 +234,13 @@ impl Walker {
                 self.effects(effects);
             }
             Item::Legal(e) | Item::Score(e) => self.expr(e),
+            Item::Action { when, effects, .. } => {
+                if let Some(w) = when {
+                    self.expr(w);
+                }
+                self.effects(effects);
+            }
+            Item::Priority { .. } => {}
             Item::End(rules) => {
                 for r in rules {
                     self.expr(&r.cond);
@@ -303,23 +310,57 @@ impl Walker {
                 cond,
                 then,
                 ..
+            } => {
+                self.dirs(dirs);
+                self.clauses(to.as_ref(), cond.as_ref(), then);
             }
-            | Stmt::Slide {
+            Stmt::Slide {
                 dirs,
+                through,
                 to,
                 cond,
                 then,
                 ..
             } => {
                 self.dirs(dirs);
+                if let Some(t) = through {
+                    self.test(t);
+                }
                 self.clauses(to.as_ref(), cond.as_ref(), then);
             }
-            Stmt::Leap { to, cond, then, .. } => self.clauses(to.as_ref(), cond.as_ref(), then),
-            Stmt::MoveTo {
-                target, cond, then, ..
+            Stmt::Leap {
+                toward,
+                to,
+                cond,
+                then,
+                ..
             } => {
-                self.expr(target);
-                self.clauses(None, cond.as_ref(), then);
+                self.dirs(toward);
+                self.clauses(to.as_ref(), cond.as_ref(), then);
+            }
+            Stmt::MoveTo {
+                target,
+                to,
+                cond,
+                then,
+                ..
+            } => {
+                match target {
+                    ast::MoveTarget::Cell(e) => self.expr(e),
+                    ast::MoveTarget::Any(t) => self.test(t),
+                }
+                self.clauses(to.as_ref(), cond.as_ref(), then);
+            }
+            Stmt::New(inner) => self.stmt(inner),
+            Stmt::Chain { body, until, .. } => {
+                self.stmts(body);
+                if let Some(u) = until {
+                    self.expr(u);
+                }
+            }
+            Stmt::Class { class, body } => {
+                self.name(class);
+                self.stmts(body);
             }
             Stmt::Place { on, cond, then, .. } => self.clauses(on.as_ref(), cond.as_ref(), then),
         }
@@ -393,9 +434,35 @@ impl Walker {
                 self.expr(at);
                 self.name(piece);
             }
-            Effect::Put { piece, at } => {
+            Effect::Put { piece, at, .. } => {
                 self.name(piece);
                 self.expr(at);
+            }
+            Effect::Choose {
+                var, from, body, ..
+            } => {
+                match from {
+                    ast::ChooseFrom::Where(_) => {}
+                    ast::ChooseFrom::By(start, pattern) => {
+                        self.expr(start);
+                        match &pattern.kind {
+                            ast::PatternKind::Step(d) | ast::PatternKind::Slide(d, _) => {
+                                self.dirs(d)
+                            }
+                            ast::PatternKind::Leap(..) => {}
+                        }
+                        if let Some(t) = &pattern.to {
+                            self.test(t);
+                        }
+                    }
+                }
+                let mark = self.scope.len();
+                self.bind(var, Kind::Variable);
+                if let ast::ChooseFrom::Where(c) = from {
+                    self.expr(c);
+                }
+                self.effects(body);
+                self.scope.truncate(mark);
             }
             Effect::Again(_) => {}
         }
@@ -411,6 +478,11 @@ impl Walker {
             ExprKind::Binary(_, a, b) => {
                 self.expr(a);
                 self.expr(b);
+            }
+            ExprKind::And(parts) | ExprKind::Or(parts) => {
+                for p in parts {
+                    self.expr(p);
+                }
             }
             ExprKind::Not(a) => self.expr(a),
             ExprKind::Is(c, t) => {
@@ -436,14 +508,27 @@ impl Walker {
                 self.name(&dir.name);
             }
             ExprKind::Find(t) => self.test(t),
-            ExprKind::Count { test, along, .. } => {
+            ExprKind::Count { test, scope, .. } => {
                 if let Some(t) = test {
                     self.test(t);
                 }
-                if let Some((start, dir)) = along {
-                    self.expr(start);
-                    self.name(&dir.name);
+                match scope {
+                    Some(ast::CountScope::Along(start, dir)) => {
+                        self.expr(start);
+                        self.name(&dir.name);
+                    }
+                    Some(ast::CountScope::Group(start)) => self.expr(start),
+                    None => {}
                 }
+            }
+            ExprKind::Lines { test, through, .. } => {
+                self.test(test);
+                self.expr(through);
+            }
+            ExprKind::Connects(t, a, b) => {
+                self.test(t);
+                self.global(a);
+                self.global(b);
             }
             ExprKind::Opposite(n) | ExprKind::As(n, _) => {
                 self.name(n);

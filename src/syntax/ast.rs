@@ -10,11 +10,13 @@ pub struct Name {
     pub span: Span,
 }
 
-/// A direction as written: a name, possibly reversed with `opposite`.
+/// A direction as written: a name, possibly reversed with `opposite`, possibly left out
+/// of its list (`all except backward`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DirName {
     pub name: Name,
     pub opposite: bool,
+    pub except: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -31,8 +33,7 @@ pub enum Item {
     },
     Players(Vec<PlayerDecl>, Span),
     Board {
-        files: i64,
-        ranks: i64,
+        shape: BoardShape,
         span: Span,
     },
     Region {
@@ -46,6 +47,8 @@ pub enum Item {
     Piece {
         name: Name,
         letter: Name,
+        /// How each player's piece is drawn (`shown X O`), in player order.
+        shown: Vec<Name>,
     },
     Group {
         name: Name,
@@ -79,12 +82,46 @@ pub enum Item {
     Pass(Span),
     Score(Expr),
     End(Vec<EndRule>),
+    /// `priority [longest] CLASS, …`
+    Priority {
+        longest: bool,
+        classes: Vec<Name>,
+        span: Span,
+    },
+    /// `action NAME [when COND] { effects }`
+    Action {
+        name: Name,
+        when: Option<Expr>,
+        effects: Vec<Effect>,
+    },
     /// Text that does not form a section (it has a syntax error). `keyword` is the section
     /// keyword it starts with, if any; `words` are the words it contains.
     Broken {
         span: Span,
         keyword: Option<String>,
         words: Vec<String>,
+    },
+}
+
+/// The board as declared.
+#[derive(Clone, Debug)]
+pub enum BoardShape {
+    Square {
+        files: i64,
+        ranks: i64,
+    },
+    Hex {
+        files: i64,
+        ranks: i64,
+    },
+    Hexagon {
+        side: i64,
+    },
+    /// Points on a grid: each line is a chain of cells, consecutive ones linked.
+    Points {
+        files: i64,
+        ranks: i64,
+        lines: Vec<Vec<Name>>,
     },
 }
 
@@ -170,6 +207,8 @@ pub enum Stmt {
     Slide {
         dirs: Vec<DirName>,
         max: Option<(i64, Span)>,
+        /// Cells the slide may pass over (all, when absent).
+        through: Option<Test>,
         to: Option<Test>,
         cond: Option<Expr>,
         then: Vec<Effect>,
@@ -178,13 +217,16 @@ pub enum Stmt {
     Leap {
         a: i64,
         b: i64,
+        /// Only the leaps that go toward these directions (all, when empty).
+        toward: Vec<DirName>,
         to: Option<Test>,
         cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
     },
     MoveTo {
-        target: Expr,
+        target: MoveTarget,
+        to: Option<Test>,
         cond: Option<Expr>,
         then: Vec<Effect>,
         span: Span,
@@ -195,6 +237,50 @@ pub enum Stmt {
         then: Vec<Effect>,
         span: Span,
     },
+    /// A step, slide, leap or move whose target gets a new piece; the mover stays.
+    New(Box<Stmt>),
+    /// Hops repeated from where each lands, as one move.
+    Chain {
+        body: Vec<Stmt>,
+        until: Option<Expr>,
+        span: Span,
+    },
+    /// Moves of a class named in `priority`.
+    Class {
+        class: Name,
+        body: Vec<Stmt>,
+    },
+}
+
+/// Where `move to` goes: a computed cell, or any cell passing a test.
+#[derive(Clone, Debug)]
+pub enum MoveTarget {
+    Cell(Expr),
+    Any(Test),
+}
+
+/// A way of reaching cells from a cell, for `choose … from CELL by PATTERN`.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub kind: PatternKind,
+    pub to: Option<Test>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum PatternKind {
+    Step(Vec<DirName>),
+    Slide(Vec<DirName>, Option<(i64, Span)>),
+    Leap(i64, i64),
+}
+
+/// Where the cells of a `choose` come from.
+#[derive(Clone, Debug)]
+pub enum ChooseFrom {
+    /// Every cell for which the condition holds (with the variable bound to it).
+    Where(Expr),
+    /// The targets of a pattern from a cell.
+    By(Expr, Pattern),
 }
 
 #[derive(Clone, Debug)]
@@ -242,8 +328,17 @@ pub enum Effect {
         piece: Name,
     },
     Put {
+        /// `neutral`, or none for the mover.
+        owner: Option<Name>,
         piece: Name,
         at: Expr,
+    },
+    /// A cell the mover chooses as part of the move.
+    Choose {
+        var: Name,
+        from: ChooseFrom,
+        body: Vec<Effect>,
+        span: Span,
     },
 }
 
@@ -262,8 +357,6 @@ pub struct Expr {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
-    Or,
-    And,
     Add,
     Sub,
     Mul,
@@ -279,6 +372,17 @@ pub enum BinOp {
 pub enum CountWhat {
     Attacks,
     Cells,
+    Moves,
+    Groups,
+}
+
+/// What a `count cells` is restricted to.
+#[derive(Clone, Debug)]
+pub enum CountScope {
+    /// The run of cells beyond a cell in a direction.
+    Along(Box<Expr>, DirName),
+    /// The group of neighbouring cells joined to a cell.
+    Group(Box<Expr>),
 }
 
 #[derive(Clone, Debug)]
@@ -288,6 +392,11 @@ pub enum ExprKind {
     From,
     To,
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `A and B and …`, kept as one list however long, so that neither lowering nor
+    /// dropping it recurses once per operand.
+    And(Vec<Expr>),
+    /// `A or B or …`, likewise.
+    Or(Vec<Expr>),
     Not(Box<Expr>),
     Is(Box<Expr>, Test),
     In(Box<Expr>, Name),
@@ -303,12 +412,22 @@ pub enum ExprKind {
         dir: DirName,
     },
     Find(Test),
-    /// `count …`; with `from CELL toward DIR`, the run of consecutive cells there.
+    /// `count …`; with `from CELL toward DIR`, the run of consecutive cells there; with
+    /// `connected to CELL`, the group of that cell.
     Count {
         what: CountWhat,
         test: Option<Test>,
-        along: Option<(Box<Expr>, DirName)>,
+        scope: Option<CountScope>,
     },
+    /// `count lines of [exactly] N where TEST through CELL`
+    Lines {
+        n: (i64, Span),
+        exact: bool,
+        test: Test,
+        through: Box<Expr>,
+    },
+    /// `TEST connects REGION to REGION`
+    Connects(Test, Name, Name),
     NoMoves,
     Opposite(Name),
     /// `as PLAYER: CONDITION`, the condition from that player's point of view.

@@ -23,14 +23,9 @@ fn name(p: Pair<Rule>) -> Name {
 }
 
 fn int(p: Pair<Rule>) -> i64 {
-    // Out-of-range numbers saturate; the checker rejects them with a location.
     p.as_str()
         .parse()
-        .unwrap_or(if p.as_str().starts_with('-') {
-            i64::MIN
-        } else {
-            i64::MAX
-        })
+        .expect("items with numbers out of range are refused before they are lowered")
 }
 
 fn string(p: Pair<Rule>) -> String {
@@ -66,6 +61,10 @@ fn names(p: Pair<Rule>) -> Vec<Name> {
 pub(super) fn item(p: Pair<Rule>) -> Item {
     let sp = span(&p);
     let rule = p.as_rule();
+    let longest = p
+        .clone()
+        .into_inner()
+        .any(|q| q.as_rule() == Rule::k_longest);
     let mut inner = meaningful(p).into_iter();
     match rule {
         Rule::game_item => {
@@ -98,13 +97,47 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
             sp,
         ),
         Rule::board_item => {
-            let files = int(inner.next().expect("files"));
-            let ranks = int(inner.next().expect("ranks"));
-            Item::Board {
-                files,
-                ranks,
-                span: sp,
-            }
+            let b = inner.next().expect("shape");
+            let rule = b.as_rule();
+            let mut parts = meaningful(b).into_iter();
+            let mut num = || int(parts.next().expect("a size"));
+            let shape = match rule {
+                Rule::hexagon_board => BoardShape::Hexagon { side: num() },
+                Rule::hex_board => BoardShape::Hex {
+                    files: num(),
+                    ranks: num(),
+                },
+                Rule::point_board => {
+                    let (files, ranks) = (num(), num());
+                    let lines = parts
+                        .map(|l| {
+                            let start = l.as_span().start();
+                            let mut at = start;
+                            l.as_str()
+                                .split('-')
+                                .map(|cell| {
+                                    let n = Name {
+                                        text: cell.to_string(),
+                                        span: Span::new(at, at + cell.len()),
+                                    };
+                                    at += cell.len() + 1;
+                                    n
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    BoardShape::Points {
+                        files,
+                        ranks,
+                        lines,
+                    }
+                }
+                _ => BoardShape::Square {
+                    files: num(),
+                    ranks: num(),
+                },
+            };
+            Item::Board { shape, span: sp }
         }
         Rule::region_item => {
             let n = name(inner.next().expect("name"));
@@ -133,6 +166,16 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
         Rule::piece_item => Item::Piece {
             name: name(inner.next().expect("name")),
             letter: name(inner.next().expect("letter")),
+            shown: inner
+                .map(|sym| {
+                    let q = sym.into_inner().next().expect("a symbol");
+                    let mut n = name(q.clone());
+                    if q.as_rule() == Rule::string {
+                        n.text = string(q);
+                    }
+                    n
+                })
+                .collect(),
         },
         Rule::group_item => Item::Group {
             name: name(inner.next().expect("name")),
@@ -211,6 +254,25 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
             }
         }
         Rule::legal_item => Item::Legal(expr(inner.next().expect("expr"))),
+        Rule::priority_item => Item::Priority {
+            longest,
+            classes: names(inner.next().expect("classes")),
+            span: sp,
+        },
+        Rule::action_item => {
+            let n = name(inner.next().expect("name"));
+            let mut next = inner.next().expect("effects");
+            let mut when = None;
+            if next.as_rule() != Rule::effect_block {
+                when = Some(expr(next));
+                next = inner.next().expect("effects");
+            }
+            Item::Action {
+                name: n,
+                when,
+                effects: effects(next),
+            }
+        }
         Rule::pass_item => Item::Pass(sp),
         Rule::score_item => Item::Score(expr(inner.next().expect("expr"))),
         Rule::end_item => Item::End(
@@ -287,11 +349,25 @@ fn dir_name(p: Pair<Rule>) -> DirName {
     DirName {
         name: name(n),
         opposite,
+        except: false,
     }
 }
 
+/// A list of directions; those after `except` are marked to be left out.
 fn dir_names(p: Pair<Rule>) -> Vec<DirName> {
-    p.into_inner().map(dir_name).collect()
+    let mut out = Vec::new();
+    for q in p.into_inner() {
+        if q.as_rule() == Rule::except_clause {
+            for d in meaningful(q) {
+                let mut d = dir_name(d);
+                d.except = true;
+                out.push(d);
+            }
+        } else {
+            out.push(dir_name(q));
+        }
+    }
+    out
 }
 
 /// The optional `to TEST`, `if COND` and `then { … }` clauses of a move statement.
@@ -370,10 +446,15 @@ fn stmt(p: Pair<Rule>) -> Stmt {
                 let msp = span(&m);
                 max = Some((int(meaningful(m).remove(0)), msp));
             }
+            let mut through = None;
+            if inner.peek().map(|q| q.as_rule()) == Some(Rule::through_clause) {
+                through = Some(test(meaningful(inner.next().expect("through")).remove(0)));
+            }
             let c = clauses(&mut inner);
             Stmt::Slide {
                 dirs,
                 max,
+                through,
                 to: c.to,
                 cond: c.cond,
                 then: c.then,
@@ -383,10 +464,15 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         Rule::leap_stmt => {
             let a = int(inner.next().expect("a"));
             let b = int(inner.next().expect("b"));
+            let mut toward = Vec::new();
+            if inner.peek().map(|q| q.as_rule()) == Some(Rule::toward_clause) {
+                toward = dir_names(meaningful(inner.next().expect("toward")).remove(0));
+            }
             let c = clauses(&mut inner);
             Stmt::Leap {
                 a,
                 b,
+                toward,
                 to: c.to,
                 cond: c.cond,
                 then: c.then,
@@ -394,10 +480,16 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             }
         }
         Rule::move_stmt => {
-            let target = expr(inner.next().expect("target"));
+            let t = inner.next().expect("target");
+            let target = if t.as_rule() == Rule::move_any {
+                MoveTarget::Any(test(meaningful(t).remove(0)))
+            } else {
+                MoveTarget::Cell(expr(t))
+            };
             let c = clauses(&mut inner);
             Stmt::MoveTo {
                 target,
+                to: c.to,
                 cond: c.cond,
                 then: c.then,
                 span: sp,
@@ -412,6 +504,16 @@ fn stmt(p: Pair<Rule>) -> Stmt {
                 span: sp,
             }
         }
+        Rule::new_stmt => Stmt::New(Box::new(stmt(inner.next().expect("statement")))),
+        Rule::chain_stmt => Stmt::Chain {
+            body: block(inner.next().expect("hops")),
+            until: inner.next().map(expr),
+            span: sp,
+        },
+        Rule::class_stmt => Stmt::Class {
+            class: name(inner.next().expect("class")),
+            body: block(inner.next().expect("body")),
+        },
         other => unreachable!("grammar statement {other:?}"),
     }
 }
@@ -475,10 +577,30 @@ fn effect(p: Pair<Rule>) -> Effect {
             }
         }
         Rule::put_eff => {
-            let piece = name(inner.next().expect("piece"));
-            Effect::Put {
-                piece,
-                at: expr(inner.next().expect("cell")),
+            let first = name(inner.next().expect("piece"));
+            let second = inner.next().expect("cell");
+            let (owner, piece, at) = if second.as_rule() == Rule::name {
+                (Some(first), name(second), expr(inner.next().expect("cell")))
+            } else {
+                (None, first, expr(second))
+            };
+            Effect::Put { owner, piece, at }
+        }
+        Rule::choose_eff => {
+            let var = name(inner.next().expect("var"));
+            let src = inner.next().expect("cells");
+            let from = if src.as_rule() == Rule::choose_where {
+                ChooseFrom::Where(expr(meaningful(src).remove(0)))
+            } else {
+                let mut parts = meaningful(src).into_iter();
+                let start = expr(parts.next().expect("start"));
+                ChooseFrom::By(start, pattern(parts.next().expect("pattern")))
+            };
+            Effect::Choose {
+                var,
+                from,
+                body: effects(inner.next().expect("body")),
+                span: sp,
             }
         }
         Rule::clear_eff => Effect::Clear {
@@ -512,8 +634,6 @@ fn binary_chain(p: Pair<Rule>, sub: fn(Pair<Rule>) -> Expr) -> Expr {
     let mut acc = sub(inner.next().expect("operand"));
     while let Some(op) = inner.next() {
         let op = match op.as_str() {
-            "or" => BinOp::Or,
-            "and" => BinOp::And,
             "+" => BinOp::Add,
             "-" => BinOp::Sub,
             _ => BinOp::Mul,
@@ -531,11 +651,36 @@ fn binary_chain(p: Pair<Rule>, sub: fn(Pair<Rule>) -> Expr) -> Expr {
     acc
 }
 
+/// `A and B and …` (or `or`) as one flat list: a chain as long as the file allows costs
+/// no recursion.
+fn logic_chain(p: Pair<Rule>, and: bool) -> Expr {
+    let mut operands: Vec<Expr> = p
+        .into_inner()
+        .filter(|q| !is_keyword(q.as_rule()))
+        .map(expr)
+        .collect();
+    if operands.len() == 1 {
+        return operands.pop().expect("one operand");
+    }
+    let span = Span {
+        start: operands[0].span.start,
+        end: operands[operands.len() - 1].span.end,
+    };
+    let kind = if and {
+        ExprKind::And(operands)
+    } else {
+        ExprKind::Or(operands)
+    };
+    Expr { kind, span }
+}
+
 fn expr(p: Pair<Rule>) -> Expr {
     let sp = span(&p);
     match p.as_rule() {
         Rule::expr => expr(p.into_inner().next().expect("or_expr")),
-        Rule::or_expr | Rule::and_expr | Rule::sum => binary_chain(p, expr),
+        Rule::or_expr => logic_chain(p, false),
+        Rule::and_expr => logic_chain(p, true),
+        Rule::sum => binary_chain(p, expr),
         Rule::product => {
             // `*` is a plain string token: rebuild the chain with explicit operators.
             let mut inner = p.into_inner();
@@ -636,29 +781,66 @@ fn expr(p: Pair<Rule>) -> Expr {
             span: sp,
         },
         Rule::count => {
-            let mut inner = p.into_inner();
-            inner.next();
-            let what = if inner.next().expect("what").as_rule() == Rule::k_attacks {
-                CountWhat::Attacks
-            } else {
-                CountWhat::Cells
-            };
-            let rest: Vec<Pair<Rule>> = inner.filter(|q| !is_keyword(q.as_rule())).collect();
-            let mut t = None;
-            let mut along = None;
-            let mut it = rest.into_iter().peekable();
-            if it.peek().is_some_and(|q| q.as_rule() == Rule::test_unary) {
-                t = it.next().map(test);
+            let body = meaningful(p).remove(0);
+            if body.as_rule() == Rule::count_lines {
+                let exact = body
+                    .clone()
+                    .into_inner()
+                    .any(|q| q.as_rule() == Rule::k_exactly);
+                let mut parts = meaningful(body).into_iter();
+                let n = parts.next().expect("length");
+                let n = (int(n.clone()), span(&n));
+                let t = test(parts.next().expect("test"));
+                let through = Box::new(expr(parts.next().expect("cell")));
+                return Expr {
+                    kind: ExprKind::Lines {
+                        n,
+                        exact,
+                        test: t,
+                        through,
+                    },
+                    span: sp,
+                };
             }
-            if let (Some(start), Some(dir)) = (it.next(), it.next()) {
-                along = Some((Box::new(expr(start)), dir_name(dir)));
+            let mut parts = body.into_inner();
+            let what = match parts.next().expect("what").as_rule() {
+                Rule::k_attacks => CountWhat::Attacks,
+                Rule::k_moves => CountWhat::Moves,
+                Rule::k_groups => CountWhat::Groups,
+                _ => CountWhat::Cells,
+            };
+            let mut t = None;
+            let mut scope = None;
+            for q in parts.filter(|q| !is_keyword(q.as_rule())) {
+                match q.as_rule() {
+                    Rule::test_unary => t = Some(test(q)),
+                    Rule::count_along => {
+                        let mut a = meaningful(q).into_iter();
+                        let start = Box::new(expr(a.next().expect("start")));
+                        scope = Some(CountScope::Along(start, dir_name(a.next().expect("dir"))));
+                    }
+                    _ => {
+                        let start = Box::new(expr(meaningful(q).remove(0)));
+                        scope = Some(CountScope::Group(start));
+                    }
+                }
             }
             Expr {
                 kind: ExprKind::Count {
                     what,
                     test: t,
-                    along,
+                    scope,
                 },
+                span: sp,
+            }
+        }
+        Rule::connects => {
+            let mut parts = meaningful(p).into_iter();
+            let t = test(parts.next().expect("test"));
+            let a = name(parts.next().expect("region"));
+            let b = name(parts.next().expect("region"));
+            Expr {
+                kind: ExprKind::Connects(t, a, b),
                 span: sp,
             }
         }
@@ -756,5 +938,39 @@ fn test(p: Pair<Rule>) -> Test {
             }
         }
         other => unreachable!("grammar test {other:?}"),
+    }
+}
+
+fn pattern(p: Pair<Rule>) -> Pattern {
+    let sp = span(&p);
+    let raw: Vec<Pair<Rule>> = p.into_inner().collect();
+    let mut to = None;
+    let mut kind = None;
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i].as_rule() {
+            Rule::k_step => kind = Some(PatternKind::Step(dir_names(raw[i + 1].clone()))),
+            Rule::k_slide => {
+                let max = raw
+                    .get(i + 2)
+                    .filter(|q| q.as_rule() == Rule::max_clause)
+                    .map(|m| (int(meaningful(m.clone()).remove(0)), span(m)));
+                kind = Some(PatternKind::Slide(dir_names(raw[i + 1].clone()), max));
+            }
+            Rule::k_leap => {
+                kind = Some(PatternKind::Leap(
+                    int(raw[i + 1].clone()),
+                    int(raw[i + 2].clone()),
+                ))
+            }
+            Rule::to_clause => to = Some(test(meaningful(raw[i].clone()).remove(0))),
+            _ => {}
+        }
+        i += 1;
+    }
+    Pattern {
+        kind: kind.expect("a step, slide or leap"),
+        to,
+        span: sp,
     }
 }

@@ -52,6 +52,12 @@ pub fn parse(source: &str) -> Parsed {
             ),
         );
     }
+    if let Some(span) = limits::prefixes_too_deep(source) {
+        return refuse(
+            Diagnostic::new(Code::E0006, span, "this expression is nested too deeply")
+                .with_hint("split it into named definitions (`define name = ...`)"),
+        );
+    }
     let file = match Grammar::parse(Rule::file, source) {
         Ok(mut pairs) => pairs.next().expect("the file rule always yields one pair"),
         // `broken` accepts any text, so this is not expected; report it all the same.
@@ -70,17 +76,60 @@ pub fn parse(source: &str) -> Parsed {
             }
             _ => match limits::deepest_beyond(p.clone(), MAX_TREE_DEPTH) {
                 Some(deep) => {
-                    out.diagnostics.push(
-                        Diagnostic::new(Code::E0006, deep, "this expression is nested too deeply")
-                            .with_hint("split it into named definitions (`define name = ...`)"),
-                    );
+                    out.diagnostics.push(too_deep(deep));
                     out.file.items.push(broken(source, span));
                 }
-                None => out.file.items.push(lower::item(p)),
+                None => {
+                    let bad = numbers_out_of_range(&p);
+                    if bad.is_empty() {
+                        out.file.items.push(lower::item(p));
+                    } else {
+                        out.diagnostics.extend(bad);
+                        out.file.items.push(broken(source, span));
+                    }
+                }
             },
         }
     }
     out
+}
+
+/// A number that does not fit in 64 bits, for each one in an item: such an item is not
+/// read further, rather than read with another number.
+fn numbers_out_of_range(item: &pest::iterators::Pair<Rule>) -> Vec<Diagnostic> {
+    item.clone()
+        .into_inner()
+        .flatten()
+        .filter(|p| p.as_rule() == Rule::int && p.as_str().parse::<i64>().is_err())
+        .map(|p| {
+            let span = Span::new(p.as_span().start(), p.as_span().end());
+            Diagnostic::new(
+                Code::E0007,
+                span,
+                format!("the number {} is out of range", p.as_str()),
+            )
+            .with_hint(format!(
+                "numbers are whole numbers from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ))
+        })
+        .collect()
+}
+
+fn too_deep(deep: limits::TooDeep) -> Diagnostic {
+    match deep.chain {
+        None => Diagnostic::new(Code::E0006, deep.span, "this expression is nested too deeply")
+            .with_hint("split it into named definitions (`define name = ...`)"),
+        Some(n) => Diagnostic::new(
+            Code::E0006,
+            deep.span,
+            format!("this chain of {n} operands is too deep"),
+        )
+        .with_hint(format!(
+            "each operator of a chain is one level of nesting (at most {MAX_TREE_DEPTH}); group the operands in parentheses, e.g. `(a + b + c) + (d + e + f)`"
+        )),
+    }
 }
 
 /// The syntax error of a stretch that does not form a section: the stretch is read again

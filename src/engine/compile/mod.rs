@@ -4,11 +4,11 @@
 
 pub mod test;
 
-use super::apply::CEffect;
+use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{Effect, Stmt};
+use crate::ir::{Effect, Pattern, Stmt};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -55,12 +55,14 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Stmt::Slide {
                 dirs,
                 max,
+                through,
                 to,
                 cond,
                 then: t,
             } => CStmt::Slide {
                 dirs: dirs.clone(),
                 max: *max,
+                through: through.as_ref().map(|x| self.test(x)),
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
                 then: then(t),
@@ -71,20 +73,39 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 cond,
                 then: t,
             } => CStmt::Leap {
-                leap: *leap,
+                leap: leap.clone(),
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
                 then: then(t),
             },
             Stmt::MoveTo {
                 target,
+                to,
                 cond,
                 then: t,
             } => CStmt::MoveTo {
                 target: self.cell(target),
+                to: self.test(to),
                 cond: self.cond(cond),
                 then: then(t),
             },
+            Stmt::MoveAny { to, cond, then: t } => CStmt::MoveAny {
+                to: self.test(to),
+                cond: cond.as_ref().map(|c| self.cond(c)),
+                then: then(t),
+            },
+            Stmt::New(inner) => CStmt::New(Box::new(self.stmt(inner))),
+            Stmt::Class { class, body } => CStmt::Class {
+                class: *class,
+                body: self.stmts(body),
+            },
+            Stmt::Chain { body, until } => {
+                let hops = self.stmts(body);
+                let until = until.as_ref().map(|c| self.cond(c));
+                let mut chains = self.chains.borrow_mut();
+                chains.push((hops, until));
+                CStmt::Chain((chains.len() - 1) as u16)
+            }
             Stmt::Place { on, cond, then: t } => CStmt::Place {
                 on: self.test(on),
                 cond: cond.as_ref().map(|c| self.cond(c)),
@@ -147,10 +168,53 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 at: self.cell(at),
                 piece: *piece,
             },
-            Effect::Put { piece, at } => CEffect::Put {
+            Effect::Put { piece, at, neutral } => CEffect::Put {
                 piece: *piece,
                 at: self.cell(at),
+                neutral: *neutral,
+            },
+            Effect::Choose {
+                slot,
+                from,
+                body,
+                removes: _,
+            } => CEffect::Choose {
+                slot: *slot,
+                from: match from {
+                    crate::ir::ChooseFrom::Where(c) => ChooseC::Where(self.cond(c)),
+                    crate::ir::ChooseFrom::By { start, pattern } => ChooseC::By {
+                        start: self.cell(start),
+                        pattern: self.stmt(&pattern_stmt(pattern)),
+                    },
+                },
+                body: self.effects(body),
             },
         }
+    }
+}
+
+/// A `choose … by` pattern as the move statement that reaches the same cells.
+fn pattern_stmt(p: &Pattern) -> Stmt {
+    match p {
+        Pattern::Step { dirs, to } => Stmt::Step {
+            dirs: dirs.clone(),
+            to: to.clone(),
+            cond: None,
+            then: None,
+        },
+        Pattern::Slide { dirs, max, to } => Stmt::Slide {
+            dirs: dirs.clone(),
+            max: *max,
+            through: None,
+            to: to.clone(),
+            cond: None,
+            then: None,
+        },
+        Pattern::Leap { leap, to } => Stmt::Leap {
+            leap: vec![*leap],
+            to: to.clone(),
+            cond: None,
+            then: None,
+        },
     }
 }

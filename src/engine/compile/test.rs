@@ -6,15 +6,18 @@
 
 use super::super::bits::Bits;
 use super::super::core::Core;
+use super::super::evaluate::CondFn;
 use super::super::evaluate::Ctx;
 use super::super::state::{Cell, Codes, MAX_OWNERS, State};
-use crate::ir::{Owner, Test};
+use crate::ir::{Cond, Owner, Test};
 
 /// A compiled cell test.
 pub enum CTest<const W: usize> {
     Table(Box<Table<W>>),
     Flag(u8),
     Attacked,
+    /// A definition of one cell: the condition with the cell in the slot.
+    Def(u8, CondFn<W>),
     Not(Box<CTest<W>>),
     And(Vec<CTest<W>>),
     Or(Vec<CTest<W>>),
@@ -54,6 +57,11 @@ impl<const W: usize> CTest<W> {
             CTest::Table(t) => t.holds(cx.me, c, st.board[c as usize]),
             CTest::Flag(f) => st.flags[*f as usize].has(c),
             CTest::Attacked => core.attacked(st, cx, c),
+            CTest::Def(slot, cond) => {
+                let mut dcx = *cx;
+                dcx.slots[*slot as usize] = c;
+                cond(core, st, &mut dcx)
+            }
             CTest::Not(t) => !t.holds(core, st, cx, c),
             CTest::And(v) => v.iter().all(|t| t.holds(core, st, cx, c)),
             CTest::Or(v) => v.iter().any(|t| t.holds(core, st, cx, c)),
@@ -67,7 +75,7 @@ impl<const W: usize> CTest<W> {
         Some(match self {
             CTest::Table(t) => t.set(st, cx.me),
             CTest::Flag(f) => st.flags[*f as usize],
-            CTest::Attacked => return None,
+            CTest::Attacked | CTest::Def(..) => return None,
             CTest::Not(t) => core.geo.all.minus(t.set(core, st, cx)?),
             CTest::And(v) => {
                 let mut acc = core.geo.all;
@@ -90,7 +98,7 @@ impl<const W: usize> CTest<W> {
     pub fn is_set(&self) -> bool {
         match self {
             CTest::Table(_) | CTest::Flag(_) => true,
-            CTest::Attacked => false,
+            CTest::Attacked | CTest::Def(..) => false,
             CTest::Not(t) => t.is_set(),
             CTest::And(v) | CTest::Or(v) => v.iter().all(CTest::is_set),
         }
@@ -140,7 +148,7 @@ impl<const W: usize> Table<W> {
 pub fn pure(t: &Test) -> bool {
     match t {
         Test::Any | Test::Empty | Test::Occupied | Test::Piece { .. } | Test::Region(_) => true,
-        Test::Flag(_) | Test::Attacked | Test::Table(_) => false,
+        Test::Flag(_) | Test::Attacked | Test::Table(_) | Test::Def { .. } => false,
         Test::Not(t) => pure(t),
         Test::And(v) | Test::Or(v) => v.iter().all(pure),
     }
@@ -160,14 +168,16 @@ pub struct TestEnv<'a, const W: usize> {
 impl<const W: usize> TestEnv<'_, W> {
     /// Compiles a test: pure → one table; a conjunction or disjunction → its pure part
     /// first, as one table, then the rest.
-    pub fn compile(&self, t: &Test) -> CTest<W> {
+    /// `def` compiles the condition of a definition used as a test.
+    pub fn compile(&self, t: &Test, def: &dyn Fn(&Cond) -> CondFn<W>) -> CTest<W> {
         if pure(t) {
             return CTest::Table(Box::new(self.table(t)));
         }
         match t {
             Test::Flag(f) => CTest::Flag(*f),
             Test::Attacked => CTest::Attacked,
-            Test::Not(inner) => CTest::Not(Box::new(self.compile(inner))),
+            Test::Def { slot, cond } => CTest::Def(*slot, def(cond)),
+            Test::Not(inner) => CTest::Not(Box::new(self.compile(inner, def))),
             Test::And(v) | Test::Or(v) => {
                 let is_and = matches!(t, Test::And(_));
                 let (pure_part, rest): (Vec<&Test>, Vec<&Test>) = v.iter().partition(|x| pure(x));
@@ -181,7 +191,7 @@ impl<const W: usize> TestEnv<'_, W> {
                     };
                     out.push(CTest::Table(Box::new(self.table(&combined))));
                 }
-                out.extend(rest.into_iter().map(|x| self.compile(x)));
+                out.extend(rest.into_iter().map(|x| self.compile(x, def)));
                 if out.len() == 1 {
                     out.pop().expect("one")
                 } else if is_and {
@@ -217,7 +227,7 @@ impl<const W: usize> TestEnv<'_, W> {
             Test::Not(t) => !self.holds(t, me, cell, code),
             Test::And(v) => v.iter().all(|t| self.holds(t, me, cell, code)),
             Test::Or(v) => v.iter().any(|t| self.holds(t, me, cell, code)),
-            Test::Flag(_) | Test::Attacked | Test::Table(_) => {
+            Test::Flag(_) | Test::Attacked | Test::Table(_) | Test::Def { .. } => {
                 unreachable!("only pure tests are tabulated")
             }
         }

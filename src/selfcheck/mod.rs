@@ -2,6 +2,10 @@
 //! (`tests/fuzz_corpus.rs`): whatever the input, nothing panics, and the engine agrees
 //! with itself.
 
+mod games;
+
+pub use games::{check_engine, random_game};
+
 use crate::engine::Engine;
 use crate::engine::Move;
 
@@ -29,13 +33,14 @@ pub fn compile_anything(data: &[u8]) {
             diags
         }
     };
+    let index = crate::diag::SourceIndex::new(source);
     for d in &diags {
         assert!(
             d.span
                 .is_none_or(|s| s.start <= s.end && s.end <= source.len()),
             "span out of the file: {d:?}"
         );
-        let _ = crate::diag::render(d, "fuzz.game", source);
+        let _ = crate::diag::render_indexed(d, "fuzz.game", &index);
     }
 }
 
