@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # How strong the agents are: MCTS (100 ms a move) against uniformly random play on four
 # games, MCTS with ten times the iterations against MCTS on Breakthrough, and MCTS
-# iterations per second. Not part of CI: it takes about half an hour on two cores.
+# iterations per second. Not part of CI: it takes about an hour on one core.
 #
-#   scripts/agents.sh            # 100 games per match
-#   GAMES=20 scripts/agents.sh   # a quicker look
+#   scripts/agents.sh                    # 100 games per match, one game at a time
+#   GAMES=20 THREADS=2 scripts/agents.sh # a quicker look, two games at once
+#   REGULA=/path/to/regula scripts/agents.sh   # measure that binary instead of building
+#
+# One game at a time by default: a budget of 100 ms is wall time, so games played side by
+# side on a busy machine would each get less of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${GAMES:-100}
-THREADS=${THREADS:-$(nproc)}
-cargo build --release --quiet
-R=target/release/regula
+THREADS=${THREADS:-1}
+if [ -z "${REGULA:-}" ]; then
+  cargo build --release --quiet
+  REGULA=target/release/regula
+fi
+R=$REGULA
 summary() {
   # One table row from the JSON summary of `regula match`.
   python3 -c '
