@@ -87,6 +87,12 @@ fn example_games_check_without_warnings_and_play() {
         "othello",
         "chess",
         "tempo",
+        "hex",
+        "amazons",
+        "english-draughts",
+        "ataxx",
+        "wolf-and-sheep",
+        "three-in-a-row",
     ] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =

@@ -85,3 +85,33 @@ fn shakhmaty() {
 fn tempo() {
     run("tempo");
 }
+
+#[test]
+fn hex() {
+    run("hex");
+}
+
+#[test]
+fn amazons() {
+    run("amazons");
+}
+
+#[test]
+fn english_draughts() {
+    run("english-draughts");
+}
+
+#[test]
+fn ataxx() {
+    run("ataxx");
+}
+
+#[test]
+fn wolf_and_sheep() {
+    run("wolf-and-sheep");
+}
+
+#[test]
+fn three_in_a_row() {
+    run("three-in-a-row");
+}

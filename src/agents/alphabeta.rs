@@ -136,6 +136,10 @@ impl AlphaBeta {
             // Sooner wins and later losses are better.
             Outcome::Win(p) if p == self.root => WIN - ply as f64,
             Outcome::Win(_) => -WIN + ply as f64,
+            Outcome::Lose(p) if p == self.root => -WIN + ply as f64,
+            // Another player lost and the root shares the rest: better than a draw, short
+            // of a win.
+            Outcome::Lose(_) => (WIN - ply as f64) / 2.0,
             Outcome::Draw => 0.0,
         }
     }

@@ -290,6 +290,16 @@ pub(crate) fn rewards(engine: &Engine, ending: Ending) -> Vec<f64> {
     let n = engine.players() as usize;
     match ending {
         Ending::Over(Outcome::Win(p)) => (0..n).map(|i| f64::from(i == p as usize)).collect(),
+        // One player lost: the others share the point.
+        Ending::Over(Outcome::Lose(p)) if n > 1 => (0..n)
+            .map(|i| {
+                if i == p as usize {
+                    0.0
+                } else {
+                    1.0 / (n - 1) as f64
+                }
+            })
+            .collect(),
         _ => vec![1.0 / n as f64; n],
     }
 }

@@ -354,6 +354,19 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let players = self.players.len();
+        if !shown.is_empty() && shown.len() != players && shown.len() != players + 1 {
+            let span = Span::new(shown[0].span.start, shown[shown.len() - 1].span.end);
+            self.error(
+                Code::E0116,
+                span,
+                format!("{} symbols for {players} players", shown.len()),
+            )
+            .hint = Some(
+                "give one character per player, in the order of `players`, and optionally one more for neutral pieces"
+                    .into(),
+            );
+        }
         self.shown.push((name.span, shown.len()));
         self.pieces.push(ir::Piece {
             name: name.text.clone(),

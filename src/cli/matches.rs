@@ -196,6 +196,9 @@ pub fn summarise(engine: &Engine, specs: &[Spec; 2], games: &[Game], seconds: f6
         match g.outcome {
             Some(Outcome::Win(p)) if p == g.first_plays => wins += 1,
             Some(Outcome::Win(_)) => losses += 1,
+            // The first agent plays one player, the second all the others.
+            Some(Outcome::Lose(p)) if p == g.first_plays => losses += 1,
+            Some(Outcome::Lose(_)) => wins += 1,
             Some(Outcome::Draw) => draws += 1,
             None => unfinished += 1,
         }

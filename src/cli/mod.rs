@@ -322,12 +322,22 @@ pub fn main() -> i32 {
             }
             let pct = |n: u64| 100.0 * n as f64 / s.count.max(1) as f64;
             let mut out = format!("playouts: {}\n", s.count);
-            for p in 0..2u8 {
+            for p in 0..engine.players() {
                 out.push_str(&format!(
                     "{}: {:.1}%\n",
                     engine.player_name(p),
                     pct(s.wins[p as usize])
                 ));
+            }
+            // Games where one player lost and the others shared the result.
+            for p in 0..engine.players() {
+                if s.losses[p as usize] > 0 {
+                    out.push_str(&format!(
+                        "{} loses: {:.1}%\n",
+                        engine.player_name(p),
+                        pct(s.losses[p as usize])
+                    ));
+                }
             }
             out.push_str(&format!("draw: {:.1}%\n", pct(s.draws)));
             if s.unfinished > 0 {

@@ -61,7 +61,7 @@ impl<'e> Session<'e> {
             return Some(if n == 2 {
                 Outcome::Win((p + 1) % n)
             } else {
-                Outcome::Draw
+                Outcome::Lose(p)
             });
         }
         self.engine.status(&self.pos, &mut Vec::new())

@@ -183,7 +183,7 @@ catalogue! {
     }
     E0116 {
         title: "letter expected",
-        explanation: "A piece's letter is one letter A..Z, used in notation and on the board.",
+        explanation: "A piece's letter is one letter A..Z, used in notation and on the board; `shown` gives one character per player (and one more for neutral pieces) to draw it with.",
         wrong: "piece King letter Ki",
         right: "piece King letter K",
     }

@@ -40,6 +40,9 @@ pub use state::{Cell, MAX_CELLS, MAX_PLAYERS, Move, MoveKind, NO_CHOICE, NONE};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Win(u8),
+    /// In a game of three players or more: this player lost, the others share the rest.
+    /// (With two players, a loss is the other's win.)
+    Lose(u8),
     Draw,
 }
 
@@ -247,6 +250,7 @@ impl Engine {
     pub fn outcome_text(&self, o: Outcome) -> String {
         match o {
             Outcome::Win(p) => self.player_name(p).to_string(),
+            Outcome::Lose(p) => format!("{} loses", self.player_name(p)),
             Outcome::Draw => "draw".into(),
         }
     }

@@ -134,11 +134,11 @@ impl Engine {
             .collect();
         let glyph = |c: u16| match self.piece_at(pos, c) {
             Some((owner, piece)) => {
-                let l = g.pieces[piece as usize].letter;
-                if owner == 0 {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
+                let p = &g.pieces[piece as usize];
+                match p.symbols.get(owner as usize) {
+                    Some(&s) => s,
+                    None if owner == 0 => p.letter,
+                    None => p.letter.to_ascii_lowercase(),
                 }
             }
             None if (0..majority.len()).any(|i| majority[i] && !pos.flag(i as u8, c)) => '#',
@@ -190,7 +190,7 @@ impl Outcome {
     pub fn winner(self) -> Option<u8> {
         match self {
             Outcome::Win(p) => Some(p),
-            Outcome::Draw => None,
+            Outcome::Lose(_) | Outcome::Draw => None,
         }
     }
 }

@@ -52,6 +52,9 @@ pub struct PlayoutStats {
     pub count: u64,
     /// Per player.
     pub wins: Vec<u64>,
+    /// Per player: games this player lost while the others shared the result (three
+    /// players or more).
+    pub losses: Vec<u64>,
     pub draws: u64,
     pub unfinished: u64,
     /// Playouts stopped because a turn never ended (see `MAX_TURN_MOVES`).
@@ -67,6 +70,12 @@ impl PlayoutStats {
             self.wins.resize(o.wins.len(), 0);
         }
         for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        if self.losses.len() < o.losses.len() {
+            self.losses.resize(o.losses.len(), 0);
+        }
+        for (a, b) in self.losses.iter_mut().zip(&o.losses) {
             *a += b;
         }
         self.draws += o.draws;
@@ -206,6 +215,7 @@ impl<const W: usize> Core<W> {
         let run = || {
             let mut stats = PlayoutStats {
                 wins: vec![0; self.players as usize],
+                losses: vec![0; self.players as usize],
                 ..Default::default()
             };
             let mut sc = Scratch::default();
@@ -224,6 +234,7 @@ impl<const W: usize> Core<W> {
                 stats.plies += plies;
                 match o {
                     Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
+                    Ending::Over(Outcome::Lose(p)) => stats.losses[p as usize] += 1,
                     Ending::Over(Outcome::Draw) => stats.draws += 1,
                     Ending::Cut => stats.unfinished += 1,
                     Ending::Runaway => {
@@ -236,6 +247,7 @@ impl<const W: usize> Core<W> {
         };
         let mut total = PlayoutStats {
             wins: vec![0; self.players as usize],
+            losses: vec![0; self.players as usize],
             ..Default::default()
         };
         if threads == 1 {

@@ -33,7 +33,8 @@ impl<const W: usize> Core<W> {
         match o {
             IrOutcome::Draw => Outcome::Draw,
             IrOutcome::Wins(p) => Outcome::Win(who(p)),
-            IrOutcome::Loses(p) => Outcome::Win((who(p) + 1) % self.players),
+            IrOutcome::Loses(p) if self.players == 2 => Outcome::Win(1 - who(p)),
+            IrOutcome::Loses(p) => Outcome::Lose(who(p)),
             IrOutcome::HigherScoreWins => {
                 let s = self.scores(st);
                 let best = s.iter().copied().max().unwrap_or(0);

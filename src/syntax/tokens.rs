@@ -188,7 +188,11 @@ fn is_unit(rule: Rule) -> bool {
             | leap_stmt
             | move_stmt
             | place_stmt
+            | chain_stmt
+            | new_stmt
+            | class_stmt
             | if_effect
+            | choose_eff
             | for_effect
             | along_effect
             | remove_eff
@@ -214,7 +218,9 @@ fn structure(item: Pair<Rule>) -> Structure {
             s.leaves.push((span, kind));
             continue;
         }
-        if is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect) {
+        // An `if` after `else` belongs to the `if` before it; the statement after `new`
+        // to the `new`.
+        if is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect | Rule::new_stmt) {
             s.units.push(span.start);
         }
         let is_expr = matches!(rule, Rule::expr | Rule::test);
