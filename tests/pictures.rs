@@ -5,70 +5,22 @@
 mod common;
 use common::*;
 use regula::engine::Engine;
-use regula::geometry::{Board, Shape};
 
-/// A game of Stones placed from the hand, on any board shape, with pieces set up at
-/// named cells: (player, piece letter, cell). The language declares square boards (its
-/// syntax for the others is still to come), so the shape is set in the IR.
-fn stones_on(shape: Shape, setup: &[(u8, char, &str)], more_players: &[&str]) -> Engine {
-    let (mut program, _) = regula::compile(
-        "game \"Stones\" { }\nplayers { white black }\nboard 3 x 3\npiece Stone letter S\npiece King letter K\nhand { white Stone 9  black Stone 9 }\nmoves Stone { place on empty }\nmoves King { step all to empty }\nend { when no moves: next loses }\n",
-    )
-    .unwrap();
-    let board = Board::new(shape.clone()).unwrap();
-    program.game.board = shape;
-    for name in more_players {
-        program.game.players.push(regula::ir::Player {
-            name: name.to_string(),
-            forward: None,
-        });
-    }
-    program.game.setup = setup
-        .iter()
-        .map(|&(player, letter, cell)| regula::ir::Placement {
-            player,
-            piece: program
-                .game
-                .pieces
-                .iter()
-                .position(|p| p.letter == letter)
-                .unwrap() as u8,
-            cell: board.cell(cell).unwrap(),
-        })
+/// A game of Stones placed from the hand (and Kings that step), on the board declared by
+/// `board` (the text after the keyword), with `setup` entries and players after white and
+/// black.
+fn stones_on(board: &str, setup: &str, more_players: &str) -> Engine {
+    let hands: String = more_players
+        .split_whitespace()
+        .map(|p| format!("  {p} Stone 9"))
         .collect();
-    Engine::new(program)
+    load(&format!(
+        "game \"Stones\" {{ }}\nplayers {{ white black {more_players} }}\nboard {board}\npiece Stone letter S\npiece King letter K\nsetup {{ {setup} }}\nhand {{ white Stone 9  black Stone 9{hands} }}\nmoves Stone {{ place on empty }}\nmoves King {{ step all to empty }}\nend {{ when no moves: next loses }}\n"
+    ))
 }
 
-fn morris() -> Shape {
-    let ring = |k: u8| {
-        let (lo, mid, hi) = (k, 3, 6 - k);
-        vec![
-            (lo, lo),
-            (mid, lo),
-            (hi, lo),
-            (hi, mid),
-            (hi, hi),
-            (mid, hi),
-            (lo, hi),
-            (lo, mid),
-            (lo, lo),
-        ]
-    };
-    let rings: Vec<Vec<(u8, u8)>> = (0..3).map(ring).collect();
-    let mut points: Vec<(u8, u8)> = rings.iter().flat_map(|r| r[..8].to_vec()).collect();
-    points.sort();
-    let mut lines = rings;
-    lines.push(vec![(3, 0), (3, 1), (3, 2)]);
-    lines.push(vec![(6, 3), (5, 3), (4, 3)]);
-    lines.push(vec![(3, 6), (3, 5), (3, 4)]);
-    lines.push(vec![(0, 3), (1, 3), (2, 3)]);
-    Shape::Points {
-        files: 7,
-        ranks: 7,
-        points,
-        lines,
-    }
-}
+/// Nine men's morris: three rings of eight points, joined at the middle of their sides.
+const MORRIS: &str = "points 7 x 7 {\n  a1-d1-g1-g4-g7-d7-a7-a4-a1\n  b2-d2-f2-f4-f6-d6-b6-b4-b2\n  c3-d3-e3-e4-e5-d5-c5-c4-c3\n  d1-d2-d3  g4-f4-e4  d7-d6-d5  a4-b4-c4\n}";
 
 fn golden(name: &str, svg: &str) {
     let path = format!("{}/tests/pictures/{name}.svg", env!("CARGO_MANIFEST_DIR"));
@@ -113,9 +65,9 @@ fn holes_are_drawn_as_missing_tiles() {
 #[test]
 fn a_hex_rhombus() {
     let e = stones_on(
-        Shape::HexRhombus { files: 5, ranks: 5 },
-        &[(0, 'K', "a1"), (1, 'K', "e5"), (0, 'S', "c3")],
-        &[],
+        "hex 5 x 5",
+        "white King a1  black King e5  white Stone c3",
+        "",
     );
     let mut pos = e.start();
     play(&e, &mut pos, "S@b4");
@@ -124,7 +76,7 @@ fn a_hex_rhombus() {
 
 #[test]
 fn a_hexagon_with_three_players_and_a_neutral_piece() {
-    let e = stones_on(Shape::Hexagon { side: 3 }, &[], &["red"]);
+    let e = stones_on("hexagon 3", "", "red");
     let pos = e
         .parse_position("S[-]2/1S[red]2/1Ks1S[-]/1K1k/2S[red] white last-from=b3 last-to=b2")
         .unwrap();
@@ -138,11 +90,7 @@ fn a_hexagon_with_three_players_and_a_neutral_piece() {
 
 #[test]
 fn points_joined_by_lines() {
-    let e = stones_on(
-        morris(),
-        &[(0, 'S', "a1"), (1, 'S', "d2"), (1, 'S', "g7")],
-        &[],
-    );
+    let e = stones_on(MORRIS, "white Stone a1  black Stone d2  black Stone g7", "");
     let mut pos = e.start();
     play(&e, &mut pos, "S@d5");
     assert_eq!(
@@ -195,4 +143,33 @@ fn a_game_page_holds_every_position_and_steps_with_keys() {
             "{external}: only the SVG namespace may appear"
         );
     }
+}
+
+#[test]
+fn players_named_after_a_colour_get_it() {
+    // Hex's players are red and blue; a game of white, black and red keeps its colours
+    // (see the hexagon above), and a player named otherwise gets the first colour left.
+    let e = example("hex");
+    let mut pos = e.start();
+    play(&e, &mut pos, "S@f6");
+    play(&e, &mut pos, "S@e7");
+    let svg = regula::picture::svg(&e, &pos);
+    assert!(
+        svg.contains("<title>red Stone on f6</title><circle cx"),
+        "{svg}"
+    );
+    assert_eq!(
+        svg.matches("fill=\"#c0392b\" stroke=\"#101010\"").count(),
+        1
+    );
+    assert_eq!(
+        svg.matches("fill=\"#2e6fd8\" stroke=\"#101010\"").count(),
+        1
+    );
+    let e = stones_on("3 x 3", "sun Stone a1  white Stone b1", "sun");
+    let svg = regula::picture::svg(&e, &e.start());
+    // sun, named after no colour, gets red: white and black are taken by their players.
+    let sun = svg.split("<title>sun Stone on a1</title>").nth(1).unwrap();
+    let disc = &sun[..sun.find("</g>").unwrap()];
+    assert!(disc.contains("fill=\"#c0392b\""), "{disc}");
 }

@@ -4,6 +4,7 @@
 //! Conventions shared with the text drawing (`Engine::render`): a flag that starts on most
 //! cells marks presence (a tile), and a cell without it is a hole; other flags mark
 //! something special and are shown where set. Pieces are discs in their owner's colour
+//! (players named after a colour get it)
 //! with the piece's letter; neutral pieces are grey. The last move's cells are outlined.
 
 mod html;
@@ -14,14 +15,18 @@ use crate::engine::{Engine, NONE, Position};
 use crate::geometry::{Board, Cell, Shape};
 use std::fmt::Write;
 
-/// Fill and letter colour of each player's pieces, in turn order; then neutral pieces.
-const PLAYER_COLOURS: &[(&str, &str)] = &[
-    ("#f7f3e8", "#202020"),
-    ("#262626", "#f7f3e8"),
-    ("#c0392b", "#ffffff"),
-    ("#2e6fd8", "#ffffff"),
-    ("#2e9e4f", "#ffffff"),
-    ("#8e44ad", "#ffffff"),
+/// Fill and letter colour of pieces, by the colour's name. Players named after one of
+/// these colours (as players of board games often are) get it; the others get the first
+/// ones not taken, in turn order.
+const COLOURS: &[(&str, (&str, &str))] = &[
+    ("white", ("#f7f3e8", "#202020")),
+    ("black", ("#262626", "#f7f3e8")),
+    ("red", ("#c0392b", "#ffffff")),
+    ("blue", ("#2e6fd8", "#ffffff")),
+    ("green", ("#2e9e4f", "#ffffff")),
+    ("purple", ("#8e44ad", "#ffffff")),
+    ("yellow", ("#f1c40f", "#202020")),
+    ("orange", ("#e67e22", "#202020")),
 ];
 const NEUTRAL: (&str, &str) = ("#9a9a9a", "#202020");
 /// Colours of the markers of special flags, by flag index.
@@ -204,15 +209,12 @@ pub fn svg(engine: &Engine, pos: &Position) -> String {
         }
     }
     // Pieces.
+    let colours = player_colours(engine);
     for c in 0..n {
         let Some((owner, piece)) = engine.piece_at(pos, c) else {
             continue;
         };
-        let (fill, ink) = PLAYER_COLOURS
-            .get(owner as usize)
-            .filter(|_| owner < engine.players())
-            .copied()
-            .unwrap_or(NEUTRAL);
+        let (fill, ink) = colours.get(owner as usize).copied().unwrap_or(NEUTRAL);
         let (x, y) = l.centres[c as usize];
         let who = if owner < engine.players() {
             engine.player_name(owner).to_string()
@@ -291,4 +293,24 @@ pub fn svg(engine: &Engine, pos: &Position) -> String {
     );
     s.push_str("</svg>\n");
     s
+}
+
+/// The fill and letter colour of each player's pieces, in turn order (see [`COLOURS`]).
+fn player_colours(engine: &Engine) -> Vec<(&'static str, &'static str)> {
+    let named = |p: u8| {
+        let name = engine.player_name(p).to_ascii_lowercase();
+        COLOURS.iter().position(|(c, _)| *c == name)
+    };
+    let mut taken: Vec<usize> = (0..engine.players()).filter_map(named).collect();
+    (0..engine.players())
+        .map(|p| {
+            let k = named(p).unwrap_or_else(|| {
+                // More players than colours cannot happen (at most six players).
+                let k = (0..COLOURS.len()).find(|k| !taken.contains(k)).unwrap_or(0);
+                taken.push(k);
+                k
+            });
+            COLOURS[k].1
+        })
+        .collect()
 }
