@@ -24,6 +24,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod agents;
 pub mod check;
 pub mod diag;
 pub mod engine;
@@ -33,6 +34,7 @@ pub mod ir;
 pub mod keywords;
 pub mod load;
 pub mod lsp;
+pub mod picture;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;

@@ -367,6 +367,18 @@ catalogue! {
         wrong: "regula moves tictactoe.game --after \"X@a1 O@b1 X@a2 O@b2 X@a3 O@b3\"",
         right: "regula moves tictactoe.game --after \"X@a1 O@b1 X@a2 O@b2 X@a3\"",
     }
+    E0302 {
+        title: "malformed position",
+        explanation: "A position given on the command line (`--from`) is not written in the position notation of docs/POSITIONS.md, or names something the game does not have: the board rank by rank from the top (a digit for that many empty cells, the first player's pieces in upper case, the second's in lower case), the player to move, then `key=value` fields. The caret shows the offending field.",
+        wrong: "regula moves tictactoe.game --from \"3/1X/3 white\"",
+        right: "regula moves tictactoe.game --from \"3/1X1/3 black hand=white:4X,black:4X\"",
+    }
+    E0303 {
+        title: "record and result disagree",
+        explanation: "Every move of a game record (`regula replay`) is legal, but the result the record states after `result:` is not the one the moves lead to: the record was edited, or written for other rules.",
+        wrong: "X@a1 X@a2 X@b1 X@b2 X@c1 result: black",
+        right: "X@a1 X@a2 X@b1 X@b2 X@c1 result: white",
+    }
 }
 
 impl Code {
