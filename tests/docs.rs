@@ -93,6 +93,7 @@ fn example_games_check_without_warnings_and_play() {
         "ataxx",
         "wolf-and-sheep",
         "three-in-a-row",
+        "hnefatafl",
     ] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =

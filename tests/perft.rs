@@ -115,3 +115,8 @@ fn wolf_and_sheep() {
 fn three_in_a_row() {
     run("three-in-a-row");
 }
+
+#[test]
+fn hnefatafl() {
+    run("hnefatafl");
+}
