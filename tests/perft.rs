@@ -120,3 +120,8 @@ fn three_in_a_row() {
 fn hnefatafl() {
     run("hnefatafl");
 }
+
+#[test]
+fn nine_mens_morris() {
+    run("nine-mens-morris");
+}
