@@ -115,3 +115,13 @@ fn wolf_and_sheep() {
 fn three_in_a_row() {
     run("three-in-a-row");
 }
+
+#[test]
+fn hnefatafl() {
+    run("hnefatafl");
+}
+
+#[test]
+fn nine_mens_morris() {
+    run("nine-mens-morris");
+}
