@@ -225,14 +225,13 @@ impl<const W: usize> Core<W> {
         (p + self.players - 1) % self.players
     }
 
+    fn player_names(&self) -> Vec<&str> {
+        let players = &self.program.game.players;
+        players.iter().map(|p| p.name.as_str()).collect()
+    }
+
     fn player_named(&self, name: &str, span: Span) -> Result<u8, PositionError> {
-        let names: Vec<&str> = self
-            .program
-            .game
-            .players
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
+        let names = self.player_names();
         match names.iter().position(|n| *n == name) {
             Some(i) => Ok(i as u8),
             None => {
@@ -285,13 +284,7 @@ impl<const W: usize> Core<W> {
             ));
         };
         let Some(&(mover_at, mover_text)) = fields.get(1) else {
-            let names: Vec<&str> = self
-                .program
-                .game
-                .players
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect();
+            let names = self.player_names();
             return Err(PositionError::new(
                 Span::new(text.len(), text.len()),
                 "the player to move is missing",
