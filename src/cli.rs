@@ -1,6 +1,7 @@
 //! Stage 4: the command line. Exit codes: 0 ok, 1 invalid game file, 2 bad usage or
 //! illegal move.
 
+use crate::choice::ChoiceArgs;
 use clap::{Parser, Subcommand, ValueEnum};
 use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
@@ -20,7 +21,7 @@ struct Cli {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+pub(crate) enum Format {
     Human,
     Json,
 }
@@ -39,6 +40,20 @@ enum Command {
         /// Treat warnings as errors (exit 1).
         #[arg(long)]
         deny_warnings: bool,
+        /// Without `--variant` or `--set`, the file and each of its variants are checked.
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
+    /// Describe a game: name, sources, players, board, pieces, variants and parameters.
+    #[command(
+        after_help = "Example:\n  regula info games/shakti.game\n  regula info games/shakti.game --variant inventor --format json"
+    )]
+    Info {
+        game: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
@@ -47,6 +62,8 @@ enum Command {
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
         after: String,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Count the move sequences of a given length (perft).
     #[command(
@@ -63,6 +80,8 @@ enum Command {
         /// Threads to count on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
@@ -79,6 +98,8 @@ enum Command {
         /// depend on it.
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the board, the player to move (or the result), hands and scores.
     #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
@@ -86,10 +107,16 @@ enum Command {
         game: PathBuf,
         #[arg(long, default_value = "")]
         after: String,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: PathBuf },
+    Ir {
+        game: PathBuf,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
@@ -101,6 +128,8 @@ enum Command {
         /// Threads to play on (default: every core); the calibration loop runs on one.
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
@@ -136,8 +165,18 @@ pub fn main() -> i32 {
             files,
             format,
             deny_warnings,
-        } => check(&files, format, deny_warnings),
-        Command::Moves { game, after } => with_position(&game, &after, |engine, pos| {
+            choice,
+        } => check(&files, format, deny_warnings, &choice),
+        Command::Info {
+            game,
+            format,
+            choice,
+        } => crate::choice::info(&game, &choice.choice(), format),
+        Command::Moves {
+            game,
+            after,
+            choice,
+        } => with_position(&game, &choice, &after, |engine, pos| {
             let mut buf = Vec::new();
             let mut out = String::new();
             match engine.status(pos, &mut buf) {
@@ -159,7 +198,8 @@ pub fn main() -> i32 {
             after,
             divide,
             threads,
-        } => with_position(&game, &after, |engine, pos| {
+            choice,
+        } => with_position(&game, &choice, &after, |engine, pos| {
             let t0 = std::time::Instant::now();
             let threads = threads.unwrap_or_else(cores).max(1);
             let mut out = String::new();
@@ -191,7 +231,8 @@ pub fn main() -> i32 {
             seed,
             max_plies,
             threads,
-        } => with_engine(&game, |engine| {
+            choice,
+        } => with_engine(&game, &choice, |engine| {
             let threads = threads.unwrap_or_else(cores).max(1);
             let s = engine.playouts_with(&engine.start(), count, seed, max_plies, threads);
             if s.runaway > 0 {
@@ -232,12 +273,16 @@ pub fn main() -> i32 {
             ));
             print(&out)
         }),
-        Command::Show { game, after } => {
-            with_position(&game, &after, |engine, pos| print(&engine.render(pos)))
-        }
-        Command::Ir { game } => match read(&game) {
+        Command::Show {
+            game,
+            after,
+            choice,
+        } => with_position(&game, &choice, &after, |engine, pos| {
+            print(&engine.render(pos))
+        }),
+        Command::Ir { game, choice } => match read(&game) {
             Err(code) => code,
-            Ok(source) => match regula::compile(&source) {
+            Ok(source) => match regula::compile_with(&source, &choice.choice()) {
                 Ok((program, _)) => {
                     // The syntax stage and the checker bound the depth of every program
                     // accepted; RON's own limit is lower and would refuse some of them.
@@ -252,14 +297,15 @@ pub fn main() -> i32 {
                         }
                     }
                 }
-                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
+                Err(diags) => crate::choice::failure(&game, &source, &diags, Format::Human),
             },
         },
         Command::Bench {
             games,
             seconds,
             threads,
-        } => bench(&games, seconds, threads.unwrap_or_else(cores).max(1)),
+            choice,
+        } => bench(&games, &choice, seconds, threads.unwrap_or_else(cores).max(1)),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
         Command::Explain { code } => match diag::explain(&code) {
@@ -272,7 +318,7 @@ pub fn main() -> i32 {
     }
 }
 
-fn print(s: &str) -> i32 {
+pub(crate) fn print(s: &str) -> i32 {
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error of ours.
     let _ = out.write_all(s.as_bytes());
@@ -285,7 +331,7 @@ fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
-fn report_load_error(e: &LoadError, format: Format) -> i32 {
+pub(crate) fn report_load_error(e: &LoadError, format: Format) -> i32 {
     let (diags, text) = e.diagnostics();
     report(e.path(), text, &diags, format).max(1)
 }
@@ -293,7 +339,7 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
 /// Most diagnostics of one file shown in human format; JSON lists them all.
 const MAX_SHOWN: usize = 100;
 
-fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
+pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
     // One index for the whole file: each diagnostic is then placed without a scan.
     let index = diag::SourceIndex::new(source);
@@ -328,7 +374,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool, choice: &ChoiceArgs) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -338,9 +384,17 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
                 continue;
             }
         };
-        let diags = match regula::compile(&source) {
-            Ok((_, warnings)) => warnings,
-            Err(diags) => diags,
+        let diags = if choice.is_given() {
+            match regula::compile_with(&source, &choice.choice()) {
+                Ok((_, warnings)) => warnings,
+                Err(diags) if diags.iter().any(regula::variants::is_choice_error) => {
+                    status = status.max(crate::choice::failure(path, &source, &diags, format));
+                    continue;
+                }
+                Err(diags) => diags,
+            }
+        } else {
+            regula::check_all(&source)
         };
         let failed = diags
             .iter()
@@ -356,15 +410,20 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
-    match regula::load_file(path) {
+fn with_engine(path: &Path, choice: &ChoiceArgs, f: impl FnOnce(&Engine) -> i32) -> i32 {
+    match crate::choice::load(path, &choice.choice()) {
         Ok(engine) => f(&engine),
-        Err(e) => report_load_error(&e, Format::Human),
+        Err(code) => code,
     }
 }
 
-fn with_position(path: &Path, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
-    with_engine(path, |engine| {
+fn with_position(
+    path: &Path,
+    choice: &ChoiceArgs,
+    after: &str,
+    f: impl FnOnce(&Engine, &mut Position) -> i32,
+) -> i32 {
+    with_engine(path, choice, |engine| {
         let mut pos = engine.start();
         let moves: Vec<&str> = after.split_whitespace().collect();
         if let Err(e) = engine.replay(&mut pos, &moves) {
@@ -392,7 +451,7 @@ fn bench_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-fn bench(games: &[PathBuf], seconds: f64, threads: usize) -> i32 {
+fn bench(games: &[PathBuf], choice: &ChoiceArgs, seconds: f64, threads: usize) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
     let calib = || {
@@ -411,7 +470,7 @@ fn bench(games: &[PathBuf], seconds: f64, threads: usize) -> i32 {
     );
     let mut calibrations = Vec::new();
     for path in games {
-        let code = with_engine(path, |engine| {
+        let code = with_engine(path, choice, |engine| {
             let before = calib();
             let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
             let start = engine.start();
