@@ -1,10 +1,10 @@
 //! The command line's choice of ruleset (`--variant`, `--set`), loading a game with it,
 //! and `regula info`.
 
+use crate::cli::Format;
 use regula::diag::Diagnostic;
 use regula::engine::Engine;
 use regula::variants::{self, Choice};
-use crate::cli::Format;
 use std::path::Path;
 
 /// The ruleset options every verb that reads a game takes.
@@ -63,8 +63,8 @@ pub fn failure(path: &Path, source: &str, diags: &[Diagnostic], format: Format) 
 
 /// The engine of a game file for a choice, or the exit code once the problem is printed.
 pub fn load(path: &Path, choice: &Choice) -> Result<Engine, i32> {
-    let source = regula::read_source(path)
-        .map_err(|e| crate::cli::report_load_error(&e, Format::Human))?;
+    let source =
+        regula::read_source(path).map_err(|e| crate::cli::report_load_error(&e, Format::Human))?;
     match regula::compile_with(&source, choice) {
         Ok((program, _)) => Ok(Engine::new(program)),
         Err(diags) => Err(failure(path, &source, &diags, Format::Human)),
@@ -84,7 +84,7 @@ pub fn info(path: &Path, choice: &Choice, format: Format) -> i32 {
     };
     let parsed = regula::syntax::parse(&source);
     let declared = variants::variants(&parsed.file);
-    let params = variants::resolve(&parsed.file, choice).params;
+    let params = variants::resolve(parsed.file, choice).params;
     let game = &program.game;
     let meta = |key: &str| -> Vec<&str> {
         game.meta

@@ -305,7 +305,12 @@ pub fn main() -> i32 {
             seconds,
             threads,
             choice,
-        } => bench(&games, &choice, seconds, threads.unwrap_or_else(cores).max(1)),
+        } => bench(
+            &games,
+            &choice,
+            seconds,
+            threads.unwrap_or_else(cores).max(1),
+        ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
         Command::Explain { code } => match diag::explain(&code) {

@@ -62,7 +62,7 @@ pub fn compile_with(
         // The text was refused as a whole (too large, too deeply nested).
         return Err(parsed.diagnostics);
     }
-    let resolved = variants::resolve(&parsed.file, choice);
+    let resolved = variants::resolve(parsed.file, choice);
     let (program, mut diags) = check::check(&resolved.file);
     diags.extend(resolved.diagnostics);
     diags.extend(parsed.diagnostics);

@@ -85,16 +85,17 @@ pub fn is_choice_error(d: &Diagnostic) -> bool {
     d.span.is_none() && matches!(d.code, Code::E0160 | Code::E0161 | Code::E0162)
 }
 
-/// The file for a choice of variant and parameter values.
-pub fn resolve(file: &File, choice: &Choice) -> Resolved {
+/// The file for a choice of variant and parameter values. The file is taken, not copied:
+/// its trees may be hundreds of levels deep.
+pub fn resolve(file: File, choice: &Choice) -> Resolved {
     let mut diags = Vec::new();
     let mut items = Vec::new();
     let mut chosen = None;
-    let mut seen: HashMap<&str, Span> = HashMap::new();
-    for item in &file.items {
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for item in file.items {
         match item {
             Item::Variant { name, items: v, .. } => {
-                if let Some(first) = seen.get(name.text.as_str()) {
+                if let Some(first) = seen.get(&name.text) {
                     diags.push(
                         Diagnostic::new(
                             Code::E0111,
@@ -114,18 +115,18 @@ pub fn resolve(file: &File, choice: &Choice) -> Resolved {
                     ));
                     continue;
                 }
-                seen.insert(&name.text, name.span);
                 if choice.variant.as_deref() == Some(name.text.as_str()) {
                     chosen = Some(v);
                 }
+                seen.insert(name.text, name.span);
             }
-            other => items.push(other.clone()),
+            other => items.push(other),
         }
     }
     if let Some(want) = &choice.variant
         && chosen.is_none()
     {
-        let names: Vec<&str> = seen.keys().copied().collect();
+        let names: Vec<&str> = seen.keys().map(String::as_str).collect();
         let mut d = Diagnostic::unlocated(Code::E0160, format!("unknown variant `{want}`"));
         d.hint = Some(match crate::diag::suggest(want, names.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
@@ -198,30 +199,28 @@ fn key(item: &Item) -> Option<String> {
         | Item::Action { name, .. } => format!("name {}", name.text),
         Item::Moves { pieces, .. } => format!("moves {}", names(pieces)),
         Item::Attacks { pieces, .. } => format!("attacks {}", names(pieces)),
-        Item::After { pieces, .. } => format!("after {}", pieces.as_deref().map_or(String::new(), names)),
+        Item::After { pieces, .. } => {
+            format!("after {}", pieces.as_deref().map_or(String::new(), names))
+        }
         Item::Variant { .. } | Item::Broken { .. } => return None,
     })
 }
 
-/// Applies a variant's sections to the file's.
-fn merge(items: &mut Vec<Item>, variant: &[Item]) {
+/// Applies a variant's sections to the file's: each replaces the file's sections with the
+/// same key, at the place of the first; the others are added at the end.
+fn merge(items: &mut Vec<Item>, variant: Vec<Item>) {
     let mut added: Vec<Item> = Vec::new();
-    let mut done: Vec<String> = Vec::new();
-    for (i, v) in variant.iter().enumerate() {
-        let Some(k) = key(v) else {
-            added.push(v.clone());
-            continue;
-        };
-        if done.contains(&k) {
-            continue;
+    let mut groups: Vec<(String, Vec<Item>)> = Vec::new();
+    for v in variant {
+        match key(&v) {
+            None => added.push(v),
+            Some(k) => match groups.iter_mut().find(|(g, _)| *g == k) {
+                Some((_, g)) => g.push(v),
+                None => groups.push((k, vec![v])),
+            },
         }
-        // Every section of the variant with this key, in order.
-        let group: Vec<Item> = variant[i..]
-            .iter()
-            .filter(|w| key(w).as_ref() == Some(&k))
-            .cloned()
-            .collect();
-        done.push(k.clone());
+    }
+    for (k, group) in groups {
         match items.iter().position(|it| key(it).as_ref() == Some(&k)) {
             Some(at) => {
                 let mut j = 0;
@@ -257,12 +256,14 @@ fn params(
             | Item::Define { name, .. } => Some((name.text.clone(), name.span)),
             _ => None,
         })
-        .chain(items.iter().flat_map(|it| match it {
-            Item::Players(decls, _) => decls
-                .iter()
-                .map(|d| (d.name.text.clone(), d.name.span))
-                .collect(),
-            _ => Vec::new(),
+        .chain(items.iter().flat_map(|it| {
+            match it {
+                Item::Players(decls, _) => decls
+                    .iter()
+                    .map(|d| (d.name.text.clone(), d.name.span))
+                    .collect(),
+                _ => Vec::new(),
+            }
         }))
         .collect();
     for item in items.iter() {
@@ -284,7 +285,9 @@ fn params(
                     format!("parameter `{}` is declared twice", name.text),
                 )
                 .with_label(spans[i], "first declared here")
-                .with_hint("a variant's `param` replaces the file's; in one place, declare it once"),
+                .with_hint(
+                    "a variant's `param` replaces the file's; in one place, declare it once",
+                ),
             );
             continue;
         }
@@ -362,11 +365,8 @@ fn params(
         };
         if !(p.min..=p.max).contains(value) {
             diags.push(
-                Diagnostic::unlocated(
-                    Code::E0162,
-                    format!("`{name}={value}` is out of range"),
-                )
-                .with_hint(format!("`{name}` goes from {} to {}", p.min, p.max)),
+                Diagnostic::unlocated(Code::E0162, format!("`{name}={value}` is out of range"))
+                    .with_hint(format!("`{name}` goes from {} to {}", p.min, p.max)),
             );
             continue;
         }
@@ -483,11 +483,8 @@ impl Numbers {
                 Some(v) => Some(*v),
                 None => {
                     let names: Vec<&str> = self.values.keys().map(String::as_str).collect();
-                    let mut d = Diagnostic::new(
-                        Code::E0161,
-                        e.span,
-                        format!("unknown parameter `{n}`"),
-                    );
+                    let mut d =
+                        Diagnostic::new(Code::E0161, e.span, format!("unknown parameter `{n}`"));
                     d.hint = Some(match crate::diag::suggest(n, names.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "declare it: `param NAME = DEFAULT in MIN..MAX`".into(),
@@ -537,7 +534,11 @@ impl Numbers {
 
     fn stmt(&mut self, s: &mut Stmt) {
         let (cond, then) = match s {
-            Stmt::For { body, .. } | Stmt::Chain { body, until: None, .. } | Stmt::Class { body, .. } => {
+            Stmt::For { body, .. }
+            | Stmt::Chain {
+                body, until: None, ..
+            }
+            | Stmt::Class { body, .. } => {
                 return self.stmts(body);
             }
             Stmt::Chain {
@@ -560,13 +561,17 @@ impl Numbers {
             Stmt::Let { value, .. } => return self.expr(value),
             Stmt::New(inner) => return self.stmt(inner),
             Stmt::Step { cond, then, .. } | Stmt::Place { cond, then, .. } => (cond, then),
-            Stmt::Slide { max, cond, then, .. } => {
+            Stmt::Slide {
+                max, cond, then, ..
+            } => {
                 if let Some((m, _)) = max {
                     self.num(m);
                 }
                 (cond, then)
             }
-            Stmt::Leap { a, b, cond, then, .. } => {
+            Stmt::Leap {
+                a, b, cond, then, ..
+            } => {
                 self.num(a);
                 self.num(b);
                 (cond, then)
@@ -632,34 +637,37 @@ impl Numbers {
         }
     }
 
+    /// Without recursion: an expression may be hundreds of levels deep.
     fn expr(&mut self, e: &mut Expr) {
-        match &mut e.kind {
-            ExprKind::Name(n) => {
-                if let Some(&v) = self.values.get(n.as_str()) {
-                    e.kind = ExprKind::Int(v);
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if let ExprKind::Name(n) = &e.kind
+                && let Some(&v) = self.values.get(n.as_str())
+            {
+                e.kind = ExprKind::Int(v);
+                continue;
+            }
+            match &mut e.kind {
+                ExprKind::Binary(_, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
                 }
-            }
-            ExprKind::Int(_) | ExprKind::From | ExprKind::To | ExprKind::NoMoves => {}
-            ExprKind::Opposite(_) | ExprKind::Find(_) | ExprKind::Connects(..) => {}
-            ExprKind::Binary(_, a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            ExprKind::And(v) | ExprKind::Or(v) | ExprKind::Call(_, v) => {
-                v.iter_mut().for_each(|x| self.expr(x))
-            }
-            ExprKind::Not(x) | ExprKind::Is(x, _) | ExprKind::In(x, _) | ExprKind::As(_, x) => {
-                self.expr(x)
-            }
-            ExprKind::Quant { body, .. } => self.expr(body),
-            ExprKind::First { start, .. } => self.expr(start),
-            ExprKind::Count { scope, .. } => match scope {
-                Some(CountScope::Along(x, _)) | Some(CountScope::Group(x)) => self.expr(x),
-                None => {}
-            },
-            ExprKind::Lines { n, through, .. } => {
-                self.num(&mut n.0);
-                self.expr(through);
+                ExprKind::And(v) | ExprKind::Or(v) | ExprKind::Call(_, v) => stack.extend(v),
+                ExprKind::Not(x)
+                | ExprKind::Is(x, _)
+                | ExprKind::In(x, _)
+                | ExprKind::As(_, x)
+                | ExprKind::Quant { body: x, .. }
+                | ExprKind::First { start: x, .. }
+                | ExprKind::Count {
+                    scope: Some(CountScope::Along(x, _) | CountScope::Group(x)),
+                    ..
+                } => stack.push(x),
+                ExprKind::Lines { n, through, .. } => {
+                    self.num(n);
+                    stack.push(through);
+                }
+                _ => {}
             }
         }
     }
@@ -727,7 +735,9 @@ fn effect_binders(body: &[Effect], out: &mut Vec<Name>) {
                 out.push(var.clone());
                 expr_binders(value, out);
             }
-            Effect::Choose { var, from, body, .. } => {
+            Effect::Choose {
+                var, from, body, ..
+            } => {
                 out.push(var.clone());
                 if let ChooseFrom::Where(c) = from {
                     expr_binders(c, out);
@@ -739,22 +749,31 @@ fn effect_binders(body: &[Effect], out: &mut Vec<Name>) {
     }
 }
 
+/// Without recursion, like [`Numbers::expr`].
 fn expr_binders(e: &Expr, out: &mut Vec<Name>) {
-    match &e.kind {
-        ExprKind::Quant { var, body, .. } => {
-            out.push(var.clone());
-            expr_binders(body, out);
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Quant { var, body, .. } => {
+                out.push(var.clone());
+                stack.push(body);
+            }
+            ExprKind::Binary(_, a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            ExprKind::And(v) | ExprKind::Or(v) | ExprKind::Call(_, v) => stack.extend(v),
+            ExprKind::Not(x)
+            | ExprKind::Is(x, _)
+            | ExprKind::In(x, _)
+            | ExprKind::As(_, x)
+            | ExprKind::First { start: x, .. }
+            | ExprKind::Count {
+                scope: Some(CountScope::Along(x, _) | CountScope::Group(x)),
+                ..
+            }
+            | ExprKind::Lines { through: x, .. } => stack.push(x),
+            _ => {}
         }
-        ExprKind::Binary(_, a, b) => {
-            expr_binders(a, out);
-            expr_binders(b, out);
-        }
-        ExprKind::And(v) | ExprKind::Or(v) | ExprKind::Call(_, v) => {
-            v.iter().for_each(|x| expr_binders(x, out))
-        }
-        ExprKind::Not(x) | ExprKind::Is(x, _) | ExprKind::In(x, _) | ExprKind::As(_, x) => {
-            expr_binders(x, out)
-        }
-        _ => {}
     }
 }

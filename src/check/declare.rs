@@ -230,7 +230,9 @@ impl<'a> Checker<'a> {
             None
         };
         let shape = match shape {
-            B::Square { files, ranks } | B::Hex { files, ranks } if !grid_ok(files.value, ranks.value) => {
+            B::Square { files, ranks } | B::Hex { files, ranks }
+                if !grid_ok(files.value, ranks.value) =>
+            {
                 return too_large(self, format!("a {files} x {ranks} board"));
             }
             B::Square { files, ranks } => geometry::Shape::Square {
@@ -250,7 +252,9 @@ impl<'a> Checker<'a> {
                 .hint = Some("a hexagon has a side of 1 to 13 cells".into());
                 return None;
             }
-            B::Hexagon { side } => geometry::Shape::Hexagon { side: side.value as u8 },
+            B::Hexagon { side } => geometry::Shape::Hexagon {
+                side: side.value as u8,
+            },
             B::Points { files, ranks, .. } if !grid_ok(files.value, ranks.value) => {
                 return too_large(self, format!("a {files} x {ranks} grid of points"));
             }

@@ -557,8 +557,10 @@ impl Walker {
                     None => {}
                 }
             }
-            ExprKind::Lines { n, test, through, .. } => {
-                self.num(&n.0);
+            ExprKind::Lines {
+                n, test, through, ..
+            } => {
+                self.num(n);
                 self.test(test);
                 self.expr(through);
             }

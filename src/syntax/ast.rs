@@ -457,7 +457,7 @@ pub enum ExprKind {
     },
     /// `count lines of [exactly] N where TEST through CELL`
     Lines {
-        n: (Num, Span),
+        n: Num,
         exact: bool,
         test: Test,
         through: Box<Expr>,

@@ -848,7 +848,7 @@ fn expr(p: Pair<Rule>) -> Expr {
                     .any(|q| q.as_rule() == Rule::k_exactly);
                 let mut parts = meaningful(body).into_iter();
                 let n = parts.next().expect("length");
-                let n = (num(n.clone()), span(&n));
+                let n = num(n);
                 let t = test(parts.next().expect("test"));
                 let through = Box::new(expr(parts.next().expect("cell")));
                 return Expr {

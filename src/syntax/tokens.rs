@@ -214,7 +214,10 @@ fn structure(item: Pair<Rule>) -> Structure {
             s.leaves.push((span, kind));
             continue;
         }
-        if is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect) {
+        // The sections of a variant stand on their own lines, like the file's.
+        if (is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect))
+            || parent == Rule::variant_item
+        {
             s.units.push(span.start);
         }
         let is_expr = matches!(rule, Rule::expr | Rule::test);
@@ -299,7 +302,7 @@ fn section_tokens(source: &str, item: Pair<Rule>) -> Vec<Token> {
     out
 }
 
-const PUNCT2: [&str; 6] = ["==", "!=", "<=", ">=", "+=", "-="];
+const PUNCT2: [&str; 7] = ["==", "!=", "<=", ">=", "+=", "-=", ".."];
 const PUNCT1: &[u8] = b"{}()=:,|&-+*<>";
 
 fn is_ident(b: u8) -> bool {
