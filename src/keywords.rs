@@ -425,7 +425,7 @@ mod tests {
         assert!(is_section("moves") && is_reserved("moves"));
         assert!(is_reserved("toward") && !is_reserved("forward") && !is_reserved("all"));
         assert!(!is_section("when"));
-        assert_eq!(sections().count(), 20);
+        assert_eq!(sections().count(), 22);
     }
 
     #[test]

@@ -57,7 +57,13 @@ pub fn compile_with(
     source: &str,
     choice: &variants::Choice,
 ) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let parsed = syntax::parse(source);
+    compile_parsed(syntax::parse(source), choice)
+}
+
+fn compile_parsed(
+    parsed: syntax::Parsed,
+    choice: &variants::Choice,
+) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
     if parsed.file.items.is_empty() && !parsed.diagnostics.is_empty() {
         // The text was refused as a whole (too large, too deeply nested).
         return Err(parsed.diagnostics);
@@ -80,13 +86,16 @@ pub fn check_all(source: &str) -> Vec<Diagnostic> {
         Ok((_, warnings)) => warnings,
         Err(diags) => diags,
     };
-    let mut all = result(compile(source));
+    // The file is parsed once when it has no variant (the check of each variant parses it
+    // again: resolving takes the tree).
     let parsed = syntax::parse(source);
+    let declared = variants::variants(&parsed.file);
+    let mut all = result(compile_parsed(parsed, &variants::Choice::default()));
     // Diagnostics are compared by what they show; a set keeps that linear in their number.
     let shown = |d: &Diagnostic| (d.code, d.span, d.message.clone());
     let base: std::collections::HashSet<_> = all.iter().map(shown).collect();
     let mut added = std::collections::HashSet::new();
-    for v in variants::variants(&parsed.file) {
+    for v in declared {
         let choice = variants::Choice {
             variant: Some(v.name.clone()),
             set: Vec::new(),

@@ -30,10 +30,14 @@ impl Document {
     pub fn new(text: String, version: i32) -> Document {
         let file = crate::syntax::parse(&text).file;
         let tokens = crate::syntax::tokens::tokens(&text);
-        let (program, diagnostics) = match crate::compile(&text) {
+        let (program, mut diagnostics) = match crate::compile(&text) {
             Ok((p, warnings)) => (Some(p), warnings),
             Err(d) => (None, d),
         };
+        // Those of `regula check`: with variants, each variant's own problems too.
+        if !crate::variants::variants(&file).is_empty() {
+            diagnostics = crate::check_all(&text);
+        }
         Document {
             lines: Lines::new(&text),
             index: Index::new(&file),
