@@ -2,6 +2,7 @@
 //! MCTS agent's iterations per second.
 
 use super::{print, with_engine};
+use crate::choice::ChoiceArgs;
 use std::path::PathBuf;
 
 /// Longest `bench --seconds` accepted: the loop runs until that much time is measured.
@@ -17,7 +18,13 @@ pub fn bench_seconds(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `regula bench`.
-pub fn run(games: &[PathBuf], seconds: f64, threads: usize, agents: bool) -> i32 {
+pub fn run(
+    games: &[PathBuf],
+    choice: &ChoiceArgs,
+    seconds: f64,
+    threads: usize,
+    agents: bool,
+) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
     let calib = || {
@@ -36,7 +43,7 @@ pub fn run(games: &[PathBuf], seconds: f64, threads: usize, agents: bool) -> i32
     );
     let mut calibrations = Vec::new();
     for path in games {
-        let code = with_engine(path, |engine| {
+        let code = with_engine(path, choice, |engine| {
             let before = calib();
             let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
             let start = engine.start();
@@ -78,7 +85,7 @@ pub fn run(games: &[PathBuf], seconds: f64, threads: usize, agents: bool) -> i32
             "game", "mcts iter/s", "per thread"
         ));
         for path in games {
-            let code = with_engine(path, |engine| {
+            let code = with_engine(path, choice, |engine| {
                 let budget = std::time::Duration::from_secs_f64(seconds);
                 let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
                 let mut agent = spec.build(engine, 1, threads).expect("an agent");

@@ -6,6 +6,7 @@ mod matches;
 mod play;
 mod replay;
 
+use crate::choice::ChoiceArgs;
 use clap::{Parser, Subcommand, ValueEnum};
 use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
@@ -25,7 +26,7 @@ struct Cli {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+pub(crate) enum Format {
     Human,
     Json,
 }
@@ -44,6 +45,20 @@ enum Command {
         /// Treat warnings as errors (exit 1).
         #[arg(long)]
         deny_warnings: bool,
+        /// Without `--variant` or `--set`, the file and each of its variants are checked.
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
+    /// Describe a game: name, sources, players, board, pieces, variants and parameters.
+    #[command(
+        after_help = "Example:\n  regula info games/shakti.game\n  regula info games/shakti.game --variant inventor --format json"
+    )]
+    Info {
+        game: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
@@ -56,6 +71,8 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Count the move sequences of a given length (perft).
     #[command(
@@ -77,6 +94,8 @@ enum Command {
         /// Threads to count on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
@@ -97,6 +116,8 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the board, the player to move (or the result), hands and scores.
     #[command(
@@ -110,6 +131,8 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
         /// Print the position in notation (one line, for --from) instead of the board.
         #[arg(long, conflicts_with = "svg")]
         position: bool,
@@ -140,6 +163,8 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Play agents against each other: score, 95% interval and Elo difference.
     #[command(
@@ -173,6 +198,8 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Play a game record again, checking every move; print the final position or each one.
     #[command(
@@ -195,10 +222,16 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: PathBuf },
+    Ir {
+        game: PathBuf,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
@@ -213,6 +246,8 @@ enum Command {
         /// Also measure the MCTS agent: iterations per second from the start position.
         #[arg(long)]
         agents: bool,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
@@ -249,26 +284,34 @@ pub fn main() -> i32 {
             files,
             format,
             deny_warnings,
-        } => check(&files, format, deny_warnings),
-        Command::Moves { game, after, from } => {
-            with_position(&game, from, &after, |engine, pos| {
-                let mut buf = Vec::new();
-                let mut out = String::new();
-                match engine.status(pos, &mut buf) {
-                    Some(o) => out = format!("result: {}\n", engine.outcome_text(o)),
-                    None => {
-                        let mut names: Vec<String> =
-                            buf.iter().map(|m| engine.notation(m)).collect();
-                        names.sort();
-                        for n in names {
-                            out.push_str(&n);
-                            out.push('\n');
-                        }
+            choice,
+        } => check(&files, format, deny_warnings, &choice),
+        Command::Info {
+            game,
+            format,
+            choice,
+        } => crate::choice::info(&game, &choice.choice(), format),
+        Command::Moves {
+            game,
+            after,
+            from,
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
+            let mut buf = Vec::new();
+            let mut out = String::new();
+            match engine.status(pos, &mut buf) {
+                Some(o) => out = format!("result: {}\n", engine.outcome_text(o)),
+                None => {
+                    let mut names: Vec<String> = buf.iter().map(|m| engine.notation(m)).collect();
+                    names.sort();
+                    for n in names {
+                        out.push_str(&n);
+                        out.push('\n');
                     }
                 }
-                print(&out)
-            })
-        }
+            }
+            print(&out)
+        }),
         Command::Perft {
             game,
             depth,
@@ -276,7 +319,8 @@ pub fn main() -> i32 {
             divide,
             threads,
             from,
-        } => with_position(&game, from, &after, |engine, pos| {
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
             let t0 = std::time::Instant::now();
             let threads = threads.unwrap_or_else(cores).max(1);
             let mut out = String::new();
@@ -309,7 +353,8 @@ pub fn main() -> i32 {
             max_plies,
             threads,
             from,
-        } => with_position(&game, from, "", |engine, start| {
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
             let threads = threads.unwrap_or_else(cores).max(1);
             let s = engine.playouts_with(start, count, seed, max_plies, threads);
             if s.runaway > 0 {
@@ -364,9 +409,10 @@ pub fn main() -> i32 {
             game,
             after,
             from,
+            choice,
             position,
             svg,
-        } => with_position(&game, from, &after, |engine, pos| {
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
             if position {
                 print(&format!("{}\n", engine.position_text(pos)))
             } else if svg {
@@ -394,7 +440,8 @@ pub fn main() -> i32 {
             threads,
             after,
             from,
-        } => with_position(&game, from, &after, |engine, pos| {
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
             play::start(engine, pos, &players, &hint, seed, threads)
         }),
         Command::Match {
@@ -409,7 +456,8 @@ pub fn main() -> i32 {
             records,
             format,
             from,
-        } => with_position(&game, from, "", |engine, start| {
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
             let settings = (games, threads, agent_threads, seed, max_plies);
             matches::start(engine, start, [&first, &second], settings, records, format)
         }),
@@ -420,12 +468,13 @@ pub fn main() -> i32 {
             each,
             html,
             from,
-        } => with_position(&game, from, "", |engine, start| {
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
             replay::start(engine, start, &record, line, each, html.as_deref())
         }),
-        Command::Ir { game } => match read(&game) {
+        Command::Ir { game, choice } => match read(&game) {
             Err(code) => code,
-            Ok(source) => match regula::compile(&source) {
+            Ok(source) => match regula::compile_with(&source, &choice.choice()) {
                 Ok((program, _)) => {
                     // The syntax stage and the checker bound the depth of every program
                     // accepted; RON's own limit is lower and would refuse some of them.
@@ -440,7 +489,7 @@ pub fn main() -> i32 {
                         }
                     }
                 }
-                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
+                Err(diags) => crate::choice::failure(&game, &source, &diags, Format::Human),
             },
         },
         Command::Bench {
@@ -448,8 +497,10 @@ pub fn main() -> i32 {
             seconds,
             threads,
             agents,
+            choice,
         } => bench::run(
             &games,
+            &choice,
             seconds,
             threads.unwrap_or_else(cores).max(1),
             agents,
@@ -466,7 +517,7 @@ pub fn main() -> i32 {
     }
 }
 
-fn print(s: &str) -> i32 {
+pub(crate) fn print(s: &str) -> i32 {
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error of ours.
     let _ = out.write_all(s.as_bytes());
@@ -479,7 +530,7 @@ fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
-fn report_load_error(e: &LoadError, format: Format) -> i32 {
+pub(crate) fn report_load_error(e: &LoadError, format: Format) -> i32 {
     let (diags, text) = e.diagnostics();
     report(e.path(), text, &diags, format).max(1)
 }
@@ -487,7 +538,7 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
 /// Most diagnostics of one file shown in human format; JSON lists them all.
 const MAX_SHOWN: usize = 100;
 
-fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
+pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
     // One index for the whole file: each diagnostic is then placed without a scan.
     let index = diag::SourceIndex::new(source);
@@ -522,7 +573,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool, choice: &ChoiceArgs) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -532,9 +583,17 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
                 continue;
             }
         };
-        let diags = match regula::compile(&source) {
-            Ok((_, warnings)) => warnings,
-            Err(diags) => diags,
+        let diags = if choice.is_given() {
+            match regula::compile_with(&source, &choice.choice()) {
+                Ok((_, warnings)) => warnings,
+                Err(diags) if diags.iter().any(regula::variants::is_choice_error) => {
+                    status = status.max(crate::choice::failure(path, &source, &diags, format));
+                    continue;
+                }
+                Err(diags) => diags,
+            }
+        } else {
+            regula::check_all(&source)
         };
         let failed = diags
             .iter()
@@ -550,20 +609,21 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
-    match regula::load_file(path) {
+fn with_engine(path: &Path, choice: &ChoiceArgs, f: impl FnOnce(&Engine) -> i32) -> i32 {
+    match crate::choice::load(path, &choice.choice()) {
         Ok(engine) => f(&engine),
-        Err(e) => report_load_error(&e, Format::Human),
+        Err(code) => code,
     }
 }
 
 fn with_position(
     path: &Path,
     from: Option<String>,
+    choice: &ChoiceArgs,
     after: &str,
     f: impl FnOnce(&Engine, &mut Position) -> i32,
 ) -> i32 {
-    with_engine(path, |engine| {
+    with_engine(path, choice, |engine| {
         let mut pos = match from.as_deref().map(|t| (t, engine.parse_position(t))) {
             None => engine.start(),
             Some((_, Ok(p))) => p,

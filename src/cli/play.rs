@@ -406,6 +406,8 @@ pub fn rewrite_args(args: Vec<OsString>) -> Vec<OsString> {
         "--seed",
         "--threads",
         "--hint",
+        "--variant",
+        "--set",
         "--help",
     ];
     if args.get(1).and_then(|a| a.to_str()) != Some("play") {

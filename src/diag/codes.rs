@@ -195,7 +195,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags, 8 counters and 253 regions (256 with the built-in `all`, `edge` and `corners`).",
+        explanation: "At most 32 piece types, 4 flags, 8 counters, 253 regions (256 with the built-in `all`, `edge` and `corners`), 64 variants and 64 parameters.",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
@@ -324,6 +324,30 @@ catalogue! {
         explanation: "Every position, the engine generates the moves of every piece, plays each candidate on a copy to judge `legal if`, and evaluates the end rules. A construct that loops multiplies the cost of what it contains: a quantifier by its directions, `find` and `count cells` by the cells of the board, `first` and slides by the longest line, `attacked` and `count attacks` by the attack rules of every piece. Building the engine works out, for every piece type and cell, which cells its attack rules could reach. The checker bounds this work from above (in steps, each about one part of a rule on one cell) and refuses a game whose bound passes 1,000,000,000: such rules would make listing the moves of one position take minutes or years. The message names the most costly part. The move and attack rules of all piece types may also have at most 1,000,000 parts together, a rule written for several piece types counting once for each.",
         wrong: "legal if any a in all: any b in all: any c in all: any d in all:\n  any e in all: any f in all: find attacked == from",
         right: "legal if not (find friend King is attacked)",
+    }
+    E0160 {
+        title: "unknown variant",
+        explanation: "`--variant NAME` names a variant the game file does not declare. `regula info GAME` lists the variants of a game; without `--variant`, the file is played as it is.",
+        wrong: "regula moves games/shakti.game --variant inventors",
+        right: "regula moves games/shakti.game --variant inventor",
+    }
+    E0161 {
+        title: "unknown parameter",
+        explanation: "A number is written as a name that is not a parameter of the game, or `--set NAME=VALUE` names one the game does not declare. Parameters are declared with `param NAME = DEFAULT in MIN..MAX`; `regula info GAME` lists them.",
+        wrong: "param size = 8 in 5..26\nboard sise x sise",
+        right: "param size = 8 in 5..26\nboard size x size",
+    }
+    E0162 {
+        title: "parameter out of range",
+        explanation: "A parameter's default, or a value given with `--set`, is outside the range the parameter declares (`in MIN..MAX`, both included). The range keeps every value the game is played with among those its author meant.",
+        wrong: "param size = 30 in 5..26",
+        right: "param size = 8 in 5..26",
+    }
+    E0163 {
+        title: "number not known before the game starts",
+        explanation: "Where the grammar takes a number (a board's size, a rank, a count in hand, a counter's start, `max`, `leap`, `lines of`), it may be written as a parameter or as arithmetic of numbers and parameters with `+`, `-` and `*` in parentheses, all known before the game starts. A value of the position, such as `turns` or `count cells`, is not.",
+        wrong: "region last = rank (count cells where empty)",
+        right: "param size = 8 in 5..26\nregion last = rank (size - 1)",
     }
     W0201 {
         title: "piece without move rules",
