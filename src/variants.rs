@@ -519,7 +519,7 @@ impl Numbers {
 
     fn region(&mut self, e: &mut RegionExpr) {
         match e {
-            RegionExpr::Rank(n, _) => self.num(n),
+            RegionExpr::Rank(n, _) | RegionExpr::FileNumber(n, _) => self.num(n),
             RegionExpr::Binary(_, a, b) => {
                 self.region(a);
                 self.region(b);

@@ -119,6 +119,21 @@ fn hex() {
 }
 
 #[test]
+fn hex_size3() {
+    run("hex-size3");
+}
+
+#[test]
+fn hex_size4() {
+    run("hex-size4");
+}
+
+#[test]
+fn hex_noswap() {
+    run("hex-noswap");
+}
+
+#[test]
 fn amazons() {
     run("amazons");
 }

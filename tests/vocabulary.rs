@@ -307,3 +307,36 @@ fn with_three_players_a_loss_is_one_players_loss() {
         turns.render(&pos)
     );
 }
+
+#[test]
+fn a_file_by_its_number_is_the_file_of_that_letter_and_a_parameter_can_give_it() {
+    let game = |file: &str| {
+        format!(
+            "players {{ a b }}\nparam size = 4 in 2..9\nboard size x size\npiece Stone letter S\n\
+             hand {{ a Stone 9  b Stone 9 }}\nregion goal = {file}\n\
+             moves Stone {{ place on empty and in goal }}\nend {{ when no moves: next loses }}\n"
+        )
+    };
+    let by_letter = load(&game("file d"));
+    for file in ["file 4", "file (size)", "file (size - 1 + 1)"] {
+        let g = load(&game(file));
+        assert_eq!(
+            moves(&g, &g.start()),
+            moves(&by_letter, &by_letter.start()),
+            "{file}"
+        );
+    }
+    assert_eq!(
+        moves(&by_letter, &by_letter.start()),
+        ["S@d1", "S@d2", "S@d3", "S@d4"]
+    );
+    // Off the board, with the board's range as the hint.
+    let diags = regula::compile(&game("file 5")).unwrap_err();
+    let error = diags.iter().find(|d| d.is_error()).expect("an error");
+    assert_eq!(error.code.to_string(), "E0103", "{diags:?}");
+    assert_eq!(error.message, "file 5 is not on this board");
+    assert_eq!(
+        error.hint.as_deref(),
+        Some("files are numbered from 1 to 4")
+    );
+}

@@ -461,6 +461,21 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            RegionExpr::FileNumber(f, span) => {
+                let Some(b) = &self.board else { return vec![] };
+                let width = b.extent().0;
+                let cells = (1..=width as i64)
+                    .contains(&f.value)
+                    .then(|| b.file_index(f.value as u8 - 1));
+                match cells {
+                    Some(cells) => cells.into_iter().collect(),
+                    None => {
+                        self.error(Code::E0103, *span, format!("file {f} is not on this board"))
+                            .hint = Some(format!("files are numbered from 1 to {width}"));
+                        BTreeSet::new()
+                    }
+                }
+            }
             RegionExpr::File(n) => {
                 let Some(b) = &self.board else { return vec![] };
                 match b.file(&n.text) {

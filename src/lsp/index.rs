@@ -286,7 +286,7 @@ impl Walker {
                 self.region(a);
                 self.region(b);
             }
-            RegionExpr::Rank(n, _) => self.num(n),
+            RegionExpr::Rank(n, _) | RegionExpr::FileNumber(n, _) => self.num(n),
             RegionExpr::Squares(_) | RegionExpr::File(_) => {}
         }
     }

@@ -178,6 +178,8 @@ pub enum RegionExpr {
     Squares(Vec<Name>),
     Rank(Num, Span),
     File(Name),
+    /// A file by its number from 1: `file 11`, `file (size)`.
+    FileNumber(Num, Span),
     Named(Name),
     Binary(RegionOp, Box<RegionExpr>, Box<RegionExpr>),
 }

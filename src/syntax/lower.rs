@@ -386,7 +386,14 @@ fn region_term(p: Pair<Rule>) -> RegionExpr {
             let sp = span(&p);
             RegionExpr::Rank(num(meaningful(p).remove(0)), sp)
         }
-        Rule::file_term => RegionExpr::File(name(meaningful(p).remove(0))),
+        Rule::file_term => {
+            let sp = span(&p);
+            let inner = meaningful(p).remove(0);
+            match inner.as_rule() {
+                Rule::file_num => RegionExpr::FileNumber(num(inner), sp),
+                _ => RegionExpr::File(name(inner)),
+            }
+        }
         Rule::region_expr => region_expr(p),
         _ => RegionExpr::Named(name(p)),
     }
