@@ -195,7 +195,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags, 8 counters, 253 regions (256 with the built-in `all`, `edge` and `corners`), 64 variants and 64 parameters.",
+        explanation: "At most 32 piece types, 4 flags, 8 counters, 252 regions (256 with the built-in `all`, `edge`, `corners` and `none`), 64 variants and 64 parameters.",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
