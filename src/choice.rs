@@ -55,10 +55,10 @@ pub fn failure(path: &Path, source: &str, diags: &[Diagnostic], format: Format) 
         .collect();
     if !choice.is_empty() {
         // A mistake of the command line, not of the file: usage error.
-        crate::cli::report(&path.to_string_lossy(), source, &choice, format);
+        crate::cli::report(&crate::cli::shown_path(path), source, &choice, format);
         return 2;
     }
-    crate::cli::report(&path.to_string_lossy(), source, diags, format)
+    crate::cli::report(&crate::cli::shown_path(path), source, diags, format)
 }
 
 /// The engine of a game file for a choice, or the exit code once the problem is printed.
@@ -68,6 +68,17 @@ pub fn load(path: &Path, choice: &Choice) -> Result<Engine, i32> {
     match regula::compile_with(&source, choice) {
         Ok((program, _)) => Ok(Engine::new(program)),
         Err(diags) => Err(failure(path, &source, &diags, Format::Human)),
+    }
+}
+
+/// A board's shape as `info` and `show --format json` write it.
+pub fn shape_text(shape: &regula::geometry::Shape) -> String {
+    use regula::geometry::Shape;
+    match shape {
+        Shape::Square { files, ranks } => format!("{files} x {ranks}"),
+        Shape::HexRhombus { files, ranks } => format!("hex {files} x {ranks}"),
+        Shape::Hexagon { side } => format!("hexagon {side}"),
+        Shape::Points { files, ranks, .. } => format!("points {files} x {ranks}"),
     }
 }
 
@@ -94,12 +105,7 @@ pub fn info(path: &Path, choice: &Choice, format: Format) -> i32 {
             .collect()
     };
     let cells = regula::geometry::Board::new(game.board.clone()).map_or(0, |b| b.cells());
-    let board = match &game.board {
-        regula::geometry::Shape::Square { files, ranks } => format!("{files} x {ranks}"),
-        regula::geometry::Shape::HexRhombus { files, ranks } => format!("hex {files} x {ranks}"),
-        regula::geometry::Shape::Hexagon { side } => format!("hexagon {side}"),
-        regula::geometry::Shape::Points { files, ranks, .. } => format!("points {files} x {ranks}"),
-    };
+    let board = shape_text(&game.board);
     let players: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
     if json {
         let value = serde_json::json!({

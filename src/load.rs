@@ -6,6 +6,9 @@ use crate::engine::Engine;
 use std::io::Read;
 use std::path::Path;
 
+/// How standard input (the path `-`) is named in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
 /// Files larger than this are refused before parsing.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
@@ -94,8 +97,13 @@ impl LoadError {
 /// show it with invalid bytes replaced.
 pub fn read_source(path: impl AsRef<Path>) -> Result<String, LoadError> {
     let path = path.as_ref();
-    let p = path.to_string_lossy().into_owned();
-    let bytes = if path == Path::new("-") {
+    let stdin = path == Path::new("-");
+    let p = if stdin {
+        STDIN_NAME.to_string()
+    } else {
+        path.to_string_lossy().into_owned()
+    };
+    let bytes = if stdin {
         let mut buf = Vec::new();
         std::io::stdin()
             .lock()

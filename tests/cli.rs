@@ -50,23 +50,35 @@ fn check_reports_errors_with_location_and_exit_1() {
 }
 
 #[test]
-fn check_json_gives_one_object_per_diagnostic() {
+fn check_json_gives_one_object_per_file_on_stdout() {
     let path = temp_file("bad2.game", b"players { white black }\nboard 3 x 3\npiece King letter K\nsetup { white Kign a1  black King z9 }\n");
-    let (code, _, err) = regula(&["check", "--format", "json", &path]);
+    let (code, out, err) = regula(&["check", "--format", "json", &path]);
     assert_eq!(code, 1);
-    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(err, "", "JSON goes to standard output only");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let file = &lines[0];
+    assert_eq!(file["type"], "file");
+    assert_eq!(file["file"], path.as_str());
+    assert_eq!(file["failed"], true);
+    let diags = file["diagnostics"].as_array().unwrap();
+    let count = |key: &str| file[key].as_u64().unwrap() as usize;
+    assert_eq!(count("errors") + count("warnings"), diags.len());
     assert!(
-        lines
+        diags
             .iter()
-            .any(|l| l.starts_with("{\"code\":\"E0102\",\"severity\":\"error\"")),
-        "{err}"
+            .any(|d| d["code"] == "E0102" && d["severity"] == "error"),
+        "{out}"
     );
     assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("\"code\":\"E0103\"") && l.contains("\"line\":4")),
-        "{err}"
+        diags.iter().any(|d| d["code"] == "E0103" && d["line"] == 4),
+        "{out}"
     );
+    assert_eq!(lines[1]["type"], "summary");
+    assert_eq!(lines[1]["ok"], false);
 }
 
 #[test]

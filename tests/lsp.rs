@@ -209,11 +209,19 @@ fn diagnostics_are_those_of_check_and_follow_the_edits() {
         .args(["check", "--format", "json", path.to_str().unwrap()])
         .output()
         .unwrap();
-    let want: Vec<(String, String, u64, u64)> = String::from_utf8(check.stderr)
+    let file: Value = serde_json::from_str(
+        String::from_utf8(check.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let want: Vec<(String, String, u64, u64)> = file["diagnostics"]
+        .as_array()
         .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
+        .iter()
+        .map(|v| {
             let mut message = v["message"].as_str().unwrap().to_string();
             if let Some(h) = v["hint"].as_str() {
                 message.push_str(&format!("\nhint: {h}"));

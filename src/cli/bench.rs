@@ -1,7 +1,8 @@
 //! `regula bench`: random-playout speed of games against a calibration loop, and the
 //! MCTS agent's iterations per second.
 
-use super::{print, with_engine};
+use super::json::{Bench, BenchGame, print_json};
+use super::{Format, print, with_engine};
 use crate::choice::ChoiceArgs;
 use std::path::PathBuf;
 
@@ -21,9 +22,8 @@ pub fn bench_seconds(text: &str) -> Result<f64, String> {
 pub fn run(
     games: &[PathBuf],
     choice: &ChoiceArgs,
-    seconds: f64,
-    threads: usize,
-    agents: bool,
+    (seconds, threads, agents): (f64, usize, bool),
+    format: Format,
 ) -> i32 {
     // The calibration loop is a fixed amount of integer work: its speed varies with the
     // machine and its load like the engine's, so the ratio is comparable across runs.
@@ -37,10 +37,7 @@ pub fn run(
         std::hint::black_box(acc);
         20_000_000.0 / t0.elapsed().as_secs_f64()
     };
-    let mut out = format!(
-        "{:<12} {:>10} {:>11} {:>11} {:>12}\n",
-        "game", "plies/s", "playouts/s", "mean plies", "plies/Mstep"
-    );
+    let mut rows: Vec<BenchGame> = Vec::new();
     let mut calibrations = Vec::new();
     for path in games {
         let code = with_engine(path, choice, |engine| {
@@ -61,14 +58,16 @@ pub fn run(
             calibrations.push(base);
             let secs = secs.max(1e-9);
             let pps = plies as f64 / secs;
-            out.push_str(&format!(
-                "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
-                engine.game().name,
-                pps,
-                count as f64 / secs,
-                plies as f64 / count.max(1) as f64,
-                pps / base * 1e6
-            ));
+            rows.push(BenchGame {
+                file: super::shown_path(path),
+                name: engine.game().name.clone(),
+                plies_per_second: pps,
+                playouts_per_second: count as f64 / secs,
+                mean_plies: plies as f64 / count.max(1) as f64,
+                plies_per_mstep: pps / base * 1e6,
+                mcts_iterations_per_second: None,
+                mcts_iterations_per_second_per_thread: None,
+            });
             0
         });
         if code != 0 {
@@ -76,15 +75,8 @@ pub fn run(
         }
     }
     let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
-    out.push_str(&format!(
-        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
-    ));
     if agents {
-        out.push_str(&format!(
-            "\n{:<12} {:>12} {:>12}\n",
-            "game", "mcts iter/s", "per thread"
-        ));
-        for path in games {
+        for (path, row) in games.iter().zip(&mut rows) {
             let code = with_engine(path, choice, |engine| {
                 let budget = std::time::Duration::from_secs_f64(seconds);
                 let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
@@ -97,17 +89,66 @@ pub fn run(
                 } else {
                     0.0
                 };
-                out.push_str(&format!(
-                    "{:<12} {:>12.0} {:>12.0}\n",
-                    engine.game().name,
-                    rate,
-                    rate / threads as f64
-                ));
+                row.mcts_iterations_per_second = Some(rate);
+                row.mcts_iterations_per_second_per_thread = Some(rate / threads as f64);
                 0
             });
             if code != 0 {
                 return code;
             }
+        }
+    }
+    if let Format::Json = format {
+        return print_json(&Bench {
+            threads,
+            seconds,
+            calibration_steps_per_second: mean,
+            games: rows,
+        });
+    }
+    // Columns as wide as the longest game name, so that long names do not shift the rest.
+    let w = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain(["game".len()])
+        .max()
+        .unwrap_or(4);
+    let cell = |name: &str| format!("{name}{}", " ".repeat(w - name.chars().count()));
+    let mut out = format!(
+        "{} {:>10} {:>11} {:>11} {:>12}\n",
+        cell("game"),
+        "plies/s",
+        "playouts/s",
+        "mean plies",
+        "plies/Mstep"
+    );
+    for r in &rows {
+        out.push_str(&format!(
+            "{} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
+            cell(&r.name),
+            r.plies_per_second,
+            r.playouts_per_second,
+            r.mean_plies,
+            r.plies_per_mstep
+        ));
+    }
+    out.push_str(&format!(
+        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
+    ));
+    if agents {
+        out.push_str(&format!(
+            "\n{} {:>12} {:>12}\n",
+            cell("game"),
+            "mcts iter/s",
+            "per thread"
+        ));
+        for r in &rows {
+            out.push_str(&format!(
+                "{} {:>12.0} {:>12.0}\n",
+                cell(&r.name),
+                r.mcts_iterations_per_second.unwrap_or(0.0),
+                r.mcts_iterations_per_second_per_thread.unwrap_or(0.0)
+            ));
         }
         out.push_str("mcts iter/s: MCTS iterations (select, expand, random playout, update) from the start.\n");
     }

@@ -2,14 +2,16 @@
 //! illegal move.
 
 mod bench;
+mod json;
 mod matches;
 mod play;
 mod replay;
+mod verbs;
 
 use crate::choice::ChoiceArgs;
 use clap::{Parser, Subcommand, ValueEnum};
 use regula::LoadError;
-use regula::diag::{self, Diagnostic, Severity};
+use regula::diag::{self, Diagnostic};
 use regula::engine::{Engine, Position};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -71,6 +73,9 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         #[command(flatten)]
         choice: ChoiceArgs,
     },
@@ -94,6 +99,9 @@ enum Command {
         /// Threads to count on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         #[command(flatten)]
         choice: ChoiceArgs,
     },
@@ -116,6 +124,9 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         #[command(flatten)]
         choice: ChoiceArgs,
     },
@@ -139,6 +150,9 @@ enum Command {
         /// Print the board as an SVG picture instead.
         #[arg(long)]
         svg: bool,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human", conflicts_with_all = ["svg", "position"])]
+        format: Format,
     },
     /// Play a game at the terminal: humans and agents in any mix.
     #[command(
@@ -218,6 +232,9 @@ enum Command {
         /// Write a page that steps through the game (self-contained HTML) to this file.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         /// Start from this position (the notation of `show --position`) instead of the
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
@@ -246,6 +263,9 @@ enum Command {
         /// Also measure the MCTS agent: iterations per second from the start position.
         #[arg(long)]
         agents: bool,
+        /// Output: `human` text or `json` (one object).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         #[command(flatten)]
         choice: ChoiceArgs,
     },
@@ -295,22 +315,10 @@ pub fn main() -> i32 {
             game,
             after,
             from,
+            format,
             choice,
         } => with_position(&game, from, &choice, &after, |engine, pos| {
-            let mut buf = Vec::new();
-            let mut out = String::new();
-            match engine.status(pos, &mut buf) {
-                Some(o) => out = format!("result: {}\n", engine.outcome_text(o)),
-                None => {
-                    let mut names: Vec<String> = buf.iter().map(|m| engine.notation(m)).collect();
-                    names.sort();
-                    for n in names {
-                        out.push_str(&n);
-                        out.push('\n');
-                    }
-                }
-            }
-            print(&out)
+            verbs::moves(engine, pos, format)
         }),
         Command::Perft {
             game,
@@ -319,32 +327,11 @@ pub fn main() -> i32 {
             divide,
             threads,
             from,
+            format,
             choice,
         } => with_position(&game, from, &choice, &after, |engine, pos| {
-            let t0 = std::time::Instant::now();
             let threads = threads.unwrap_or_else(cores).max(1);
-            let mut out = String::new();
-            let total = if divide {
-                let rows = engine.divide(pos, depth);
-                for (m, n) in &rows {
-                    out.push_str(&format!("{m} {n}\n"));
-                }
-                if rows.is_empty() {
-                    engine.perft_with(pos, depth, threads)
-                } else {
-                    rows.iter().map(|r| r.1).sum()
-                }
-            } else {
-                engine.perft_with(pos, depth, threads)
-            };
-            out.push_str(&format!("{total}\n"));
-            let secs = t0.elapsed().as_secs_f64();
-            eprintln!(
-                "{:.3} s, {:.0} nodes/s",
-                secs,
-                total as f64 / secs.max(1e-9)
-            );
-            print(&out)
+            verbs::perft(engine, pos, depth, divide, threads, format)
         }),
         Command::Playout {
             game,
@@ -353,57 +340,11 @@ pub fn main() -> i32 {
             max_plies,
             threads,
             from,
+            format,
             choice,
         } => with_position(&game, from, &choice, "", |engine, start| {
             let threads = threads.unwrap_or_else(cores).max(1);
-            let s = engine.playouts_with(start, count, seed, max_plies, threads);
-            if s.runaway > 0 {
-                eprintln!(
-                    "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
-                    s.count,
-                    regula::engine::search::MAX_TURN_MOVES
-                );
-                return 1;
-            }
-            let pct = |n: u64| 100.0 * n as f64 / s.count.max(1) as f64;
-            let mut out = format!("playouts: {}\n", s.count);
-            for p in 0..engine.players() {
-                out.push_str(&format!(
-                    "{}: {:.1}%\n",
-                    engine.player_name(p),
-                    pct(s.wins[p as usize])
-                ));
-            }
-            // Games where one player lost and the others shared the result.
-            for p in 0..engine.players() {
-                if s.losses[p as usize] > 0 {
-                    out.push_str(&format!(
-                        "{} loses: {:.1}%\n",
-                        engine.player_name(p),
-                        pct(s.losses[p as usize])
-                    ));
-                }
-            }
-            out.push_str(&format!("draw: {:.1}%\n", pct(s.draws)));
-            if s.unfinished > 0 {
-                out.push_str(&format!(
-                    "unfinished (over {max_plies} plies): {:.1}%\n",
-                    pct(s.unfinished)
-                ));
-            }
-            out.push_str(&format!(
-                "mean plies: {:.1}\n",
-                s.plies as f64 / s.count.max(1) as f64
-            ));
-            out.push_str(&format!(
-                "playouts/s: {:.0}\n",
-                s.count as f64 / s.seconds.max(1e-9)
-            ));
-            out.push_str(&format!(
-                "plies/s: {:.0}\n",
-                s.plies as f64 / s.seconds.max(1e-9)
-            ));
-            print(&out)
+            verbs::playout(engine, start, (count, seed, max_plies, threads), format)
         }),
         Command::Show {
             game,
@@ -412,24 +353,14 @@ pub fn main() -> i32 {
             choice,
             position,
             svg,
+            format,
         } => with_position(&game, from, &choice, &after, |engine, pos| {
             if position {
                 print(&format!("{}\n", engine.position_text(pos)))
             } else if svg {
                 print(&regula::picture::svg(engine, pos))
             } else {
-                // The game's title and description first: which game this board is.
-                let g = engine.game();
-                let mut out = String::new();
-                if !g.name.is_empty() {
-                    out.push_str(&g.name);
-                    if let Some((_, d)) = g.meta.iter().find(|(k, _)| k == "description") {
-                        out.push_str(&format!(" — {d}"));
-                    }
-                    out.push_str("\n\n");
-                }
-                out.push_str(&engine.render(pos));
-                print(&out)
+                verbs::show(engine, pos, format)
             }
         }),
         Command::Play {
@@ -468,9 +399,16 @@ pub fn main() -> i32 {
             each,
             html,
             from,
+            format,
             choice,
         } => with_position(&game, from, &choice, "", |engine, start| {
-            replay::start(engine, start, &record, line, each, html.as_deref())
+            replay::start(
+                engine,
+                start,
+                &record,
+                (line, each, html.as_deref()),
+                format,
+            )
         }),
         Command::Ir { game, choice } => match read(&game) {
             Err(code) => code,
@@ -497,13 +435,13 @@ pub fn main() -> i32 {
             seconds,
             threads,
             agents,
+            format,
             choice,
         } => bench::run(
             &games,
             &choice,
-            seconds,
-            threads.unwrap_or_else(cores).max(1),
-            agents,
+            (seconds, threads.unwrap_or_else(cores).max(1), agents),
+            format,
         ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
@@ -573,38 +511,135 @@ pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: For
     }
 }
 
+/// How a path is named in messages: standard input is `<stdin>`.
+pub(crate) fn shown_path(path: &Path) -> String {
+    if path == Path::new("-") {
+        regula::load::STDIN_NAME.to_string()
+    } else {
+        path.to_string_lossy().into_owned()
+    }
+}
+
+/// One file of `check --format json`.
+#[derive(serde::Serialize)]
+struct CheckedFile<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    file: &'a str,
+    errors: usize,
+    warnings: usize,
+    /// Errors, or warnings under `--deny-warnings`.
+    failed: bool,
+    diagnostics: Vec<diag::JsonDiagnostic<'a>>,
+}
+
+/// The last line of `check --format json`.
+#[derive(serde::Serialize)]
+struct CheckSummary {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    files: usize,
+    with_errors: usize,
+    failed: usize,
+    warnings: usize,
+    ok: bool,
+}
+
 fn check(files: &[PathBuf], format: Format, deny_warnings: bool, choice: &ChoiceArgs) -> i32 {
     let mut status = 0;
+    let (mut with_errors, mut failed_files, mut warnings, mut denied) = (0, 0, 0, 0);
     for path in files {
-        let source = match regula::read_source(path) {
-            Ok(s) => s,
+        let name = shown_path(path);
+        let (source, diags, choice_error) = match regula::read_source(path) {
+            Ok(source) => {
+                let (diags, choice_error) = if choice.is_given() {
+                    match regula::compile_with(&source, &choice.choice()) {
+                        Ok((_, warnings)) => (warnings, false),
+                        Err(diags) if diags.iter().any(regula::variants::is_choice_error) => {
+                            let only = diags
+                                .into_iter()
+                                .filter(regula::variants::is_choice_error)
+                                .collect();
+                            (only, true)
+                        }
+                        Err(diags) => (diags, false),
+                    }
+                } else {
+                    (regula::check_all(&source), false)
+                };
+                (source, diags, choice_error)
+            }
             Err(e) => {
-                status = status.max(report_load_error(&e, format));
-                continue;
+                let (diags, text) = e.diagnostics();
+                (text.to_string(), diags, false)
             }
         };
-        let diags = if choice.is_given() {
-            match regula::compile_with(&source, &choice.choice()) {
-                Ok((_, warnings)) => warnings,
-                Err(diags) if diags.iter().any(regula::variants::is_choice_error) => {
-                    status = status.max(crate::choice::failure(path, &source, &diags, format));
-                    continue;
-                }
-                Err(diags) => diags,
-            }
-        } else {
-            regula::check_all(&source)
-        };
-        let failed = diags
-            .iter()
-            .any(|d| d.severity == Severity::Error || deny_warnings);
-        report(&path.to_string_lossy(), &source, &diags, format);
-        if failed {
-            status = 1;
+        let errors = diags.iter().filter(|d| d.is_error()).count();
+        let warns = diags.len() - errors;
+        warnings += warns;
+        let failed = errors > 0 || (deny_warnings && warns > 0);
+        if errors > 0 {
+            with_errors += 1;
+        } else if failed {
+            denied += warns;
         }
+        if failed {
+            failed_files += 1;
+        }
+        match format {
+            Format::Human => {
+                report(&name, &source, &diags, format);
+            }
+            Format::Json => {
+                let index = diag::SourceIndex::new(&source);
+                json::print_json(&CheckedFile {
+                    kind: "file",
+                    file: &name,
+                    errors,
+                    warnings: warns,
+                    failed,
+                    diagnostics: diags
+                        .iter()
+                        .map(|d| diag::to_json_indexed(d, &name, &index))
+                        .collect(),
+                });
+            }
+        }
+        let code = match (choice_error, failed) {
+            (true, _) => 2,
+            (false, true) => 1,
+            (false, false) => 0,
+        };
+        status = status.max(code);
     }
-    if status == 0 && matches!(format, Format::Human) {
-        eprintln!("ok: {} file(s) checked", files.len());
+    match format {
+        Format::Json => {
+            json::print_json(&CheckSummary {
+                kind: "summary",
+                files: files.len(),
+                with_errors,
+                failed: failed_files,
+                warnings,
+                ok: status == 0,
+            });
+        }
+        Format::Human => {
+            if with_errors == 0 && denied > 0 {
+                eprintln!("error: {denied} warning(s) denied by --deny-warnings");
+            }
+            let warned = match warnings {
+                0 => String::new(),
+                w => format!(", {w} warning(s)"),
+            };
+            if status == 0 {
+                eprintln!("ok: {} file(s) checked{warned}", files.len());
+            } else if files.len() > 1 {
+                eprintln!(
+                    "{} file(s) checked: {with_errors} with errors, {warnings} warning(s)",
+                    files.len()
+                );
+            }
+        }
     }
     status
 }

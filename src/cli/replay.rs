@@ -74,9 +74,8 @@ pub fn start(
     engine: &Engine,
     start: &Position,
     record: &Path,
-    line: usize,
-    each: bool,
-    html: Option<&Path>,
+    (line, each, html): (usize, bool, Option<&Path>),
+    format: Format,
 ) -> i32 {
     let text = match read_record(record) {
         Ok(t) => t,
@@ -103,7 +102,21 @@ pub fn start(
     let last = positions.last().expect("the start at least");
     let actual = result_of(engine, last);
     let mut out = String::new();
-    if each {
+    if let Format::Json = format {
+        let value = super::json::Replay {
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            result: actual.clone(),
+            stated_result: stated.map(str::to_string),
+            last: super::json::shown(engine, last),
+            positions: each.then(|| {
+                positions
+                    .iter()
+                    .map(|p| super::json::shown(engine, p))
+                    .collect()
+            }),
+        };
+        out = serde_json::to_string(&value).expect("a replay serializes") + "\n";
+    } else if each {
         for (i, p) in positions.iter().enumerate() {
             if i > 0 {
                 out.push_str(&format!("\n{}. {}\n", i, moves[i - 1]));
