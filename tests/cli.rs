@@ -286,3 +286,276 @@ fn ir_prints_every_program_the_checker_accepts() {
         "{err}"
     );
 }
+
+/// Runs regula with standard input and environment variables.
+fn regula_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_regula"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run regula");
+    // A verb that does not read its input may exit before taking it all.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const KIGN: &[u8] = b"players { white black }\nboard 3 x 3\npiece King letter K\nsetup { white Kign a1  black King c3 }\n";
+
+/// A valid game whose only problem is a warning (an unused definition).
+const WARNED: &[u8] = b"game \"Warned\" { }\nplayers { white black }\nboard 3 x 3\npiece King letter K\nsetup { white King a1  black King c3 }\nmoves King { step all to empty }\ndefine unused = true\nend { when no moves: next loses }\n";
+
+#[test]
+fn a_dash_reads_the_game_from_standard_input_for_every_verb() {
+    let tablut = std::fs::read("games/tablut.game").unwrap();
+    for args in [
+        vec!["moves"],
+        vec!["perft", "2"],
+        vec!["show"],
+        vec!["info"],
+        vec!["playout", "--count", "5"],
+    ] {
+        let mut from_file = vec![args[0], "games/tablut.game"];
+        from_file.extend(&args[1..]);
+        let mut from_stdin = vec![args[0], "-"];
+        from_stdin.extend(&args[1..]);
+        let (code, a, err) = regula_with(&from_stdin, &tablut, &[]);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (_, b, _) = regula(&from_file);
+        let firsts = |s: &str| s.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert_eq!(firsts(&a), firsts(&b), "{args:?}");
+    }
+    let (code, _, err) = regula_with(&["check", "-"], &tablut, &[]);
+    assert_eq!((code, err.as_str()), (0, "ok: 1 file(s) checked\n"));
+    // Messages name it `<stdin>`, in both formats.
+    let (code, _, err) = regula_with(&["check", "-"], KIGN, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--> <stdin>:4:15"), "{err}");
+    let (code, out, _) = regula_with(&["check", "-", "--format", "json"], KIGN, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("{\"type\":\"file\",\"file\":\"<stdin>\""),
+        "{out}"
+    );
+    let (code, _, err) = regula_with(&["moves", "-"], KIGN, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("<stdin>:4:15"), "{err}");
+    // Standard input is read once.
+    let (code, _, err) = regula_with(&["check", "-", "-"], &tablut, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("more than once"), "{err}");
+    let (code, _, err) = regula_with(&["replay", "-", "-"], &tablut, &[]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn color_follows_the_option_and_the_environment() {
+    let path = temp_file("color.game", KIGN);
+    let esc = |s: &str| s.contains('\u{1b}');
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut all = vec!["check", path.as_str()];
+        all.extend(args);
+        regula_with(&all, b"", env).2
+    };
+    let always = run(&["--color", "always"], &[]);
+    assert!(esc(&always), "{always}");
+    assert!(
+        always.contains("\u{1b}[1m\u{1b}[91merror[E0102]"),
+        "{always}"
+    );
+    // Not a terminal: no colour, unless forced.
+    assert!(!esc(&run(&[], &[])));
+    assert!(!esc(&run(&["--color", "auto"], &[])));
+    assert!(!esc(&run(
+        &["--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    )));
+    assert!(esc(&run(&[], &[("CLICOLOR_FORCE", "1")])));
+    assert!(!esc(&run(
+        &[],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    )));
+    // Stripped of its escapes, the coloured text is the plain one.
+    let plain = run(&["--color", "never"], &[]);
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in always.chars() {
+        match (in_escape, c) {
+            (false, '\u{1b}') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, c) => stripped.push(c),
+        }
+    }
+    assert_eq!(stripped, plain);
+}
+
+#[test]
+fn deny_warnings_says_when_only_warnings_fail() {
+    let path = temp_file("warned.game", WARNED);
+    let (code, _, err) = regula(&["check", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning[W"), "{err}");
+    assert!(
+        err.ends_with("ok: 1 file(s) checked, 1 warning(s)\n"),
+        "{err}"
+    );
+    let (code, _, err) = regula(&["check", "--deny-warnings", &path]);
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with("error: 1 warning(s) denied by --deny-warnings\n"),
+        "{err}"
+    );
+    // With a real error too, the errors are the reason: no such line.
+    let bad = temp_file("kign.game", KIGN);
+    let (code, _, err) = regula(&["check", "--deny-warnings", &path, &bad]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("denied"), "{err}");
+}
+
+#[test]
+fn check_of_several_files_ends_with_a_summary() {
+    let bad = temp_file("kign2.game", KIGN);
+    let warned = temp_file("warned2.game", WARNED);
+    let (code, _, err) = regula(&["check", "games/tablut.game", &bad, &warned, "no/such.game"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with("\n4 file(s) checked: 2 with errors, 4 warning(s)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_is_silent_on_stderr_unless_asked_for_stats() {
+    let (code, out, err) = regula(&["perft", "games/tablut.game", "3"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "251856\n", ""));
+    let (code, out, err) = regula(&["perft", "games/tablut.game", "3", "--divide"]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with("\n251856\n"));
+    assert_eq!(err, "");
+    let (code, out, err) = regula(&["perft", "games/tablut.game", "2", "--stats"]);
+    assert_eq!((code, out.as_str()), (0, "4408\n"));
+    assert!(
+        err.ends_with(" nodes/s\n") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_split_over_the_root_moves_counts_like_the_engine() {
+    // Several depths, thread counts and a game with fewer root moves than threads.
+    for (game, depth, want) in [
+        ("games/shakti.game", "3", None),
+        ("docs/examples/tictactoe.game", "4", Some(3024)),
+    ] {
+        let mut counts = Vec::new();
+        for threads in ["1", "3", "64"] {
+            let (code, out, err) = regula(&["perft", game, depth, "--threads", threads]);
+            assert_eq!(code, 0, "{err}");
+            counts.push(out.trim().parse::<u64>().unwrap());
+            let (_, divided, _) = regula(&["perft", game, depth, "--threads", threads, "--divide"]);
+            let lines: Vec<&str> = divided.lines().collect();
+            let sum: u64 = lines[..lines.len() - 1]
+                .iter()
+                .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(sum, counts[0], "{game} {threads}");
+            let mut sorted = lines[..lines.len() - 1].to_vec();
+            sorted.sort();
+            assert_eq!(sorted, lines[..lines.len() - 1], "rows in move order");
+        }
+        assert!(counts.windows(2).all(|w| w[0] == w[1]), "{counts:?}");
+        if let Some(w) = want {
+            assert_eq!(counts[0], w);
+        }
+    }
+}
+
+#[test]
+fn help_describes_every_argument_and_the_exit_codes() {
+    let (code, out, _) = regula(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Exit codes: 0 ok, 1 invalid game file, 2 bad usage or illegal move"),
+        "{out}"
+    );
+    let verbs = [
+        "check", "info", "moves", "perft", "playout", "show", "play", "match", "replay", "ir",
+        "bench", "explain", "lsp", "fmt",
+    ];
+    for verb in verbs {
+        let (code, out, _) = regula(&[verb, "-h"]);
+        assert_eq!(code, 0, "{verb}");
+        let mut in_list = false;
+        for line in out.lines() {
+            if line == "Arguments:" || line == "Options:" {
+                in_list = true;
+                continue;
+            }
+            if line.is_empty() {
+                in_list = false;
+            }
+            // An entry: `  <GAME>  text` or `      --after <AFTER>  text`.
+            let entry = line.trim_start();
+            if in_list && (entry.starts_with('-') || entry.starts_with('<')) {
+                let text = entry.split_once("  ").map_or("", |(_, t)| t.trim());
+                assert!(!text.is_empty(), "`regula {verb}`: no help for `{entry}`");
+            }
+        }
+    }
+}
+
+#[test]
+fn messages_name_no_file_of_the_repository() {
+    let (code, out, _) = regula(&["explain"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("E0001  syntax error\n"), "{out}");
+    let (code, _, err) = regula(&["explain", "E9999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`regula explain` without a code"), "{err}");
+    let (_, out, _) = regula(&["explain", "E0302"]);
+    assert!(!out.contains("docs/"), "{out}");
+    let (_, out, _) = regula(&["lsp", "--help"]);
+    assert!(!out.contains("docs/"), "{out}");
+}
+
+#[test]
+fn bench_columns_fit_the_longest_game_name() {
+    let long = temp_file(
+        "long_name.game",
+        b"game \"A game whose name is longer than the columns\" { }\nplayers { white black }\nboard 3 x 3\npiece King letter K\nsetup { white King a1  black King c3 }\nmoves King { step all to empty }\nend { when no moves: next loses }\n",
+    );
+    let (code, out, err) = regula(&[
+        "bench",
+        "docs/examples/tictactoe.game",
+        &long,
+        "--seconds",
+        "0.05",
+        "--agents",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // The playout table, then the agents' table after a blank line.
+    let agents = lines.iter().position(|l| l.is_empty()).unwrap() + 1;
+    for table in [&lines[0..3], &lines[agents..agents + 3]] {
+        let widths: Vec<usize> = table.iter().map(|l| l.chars().count()).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]), "{table:#?}");
+        // The first column is as wide as the longest name.
+        let name = "A game whose name is longer than the columns";
+        assert!(table[0].starts_with(&format!("{:<w$} ", "game", w = name.len())));
+        assert!(table.iter().any(|l| l.starts_with(&format!("{name} "))));
+    }
+    assert!(lines[2].starts_with("A game whose name is longer than the columns "));
+}

@@ -166,6 +166,9 @@ fn perft_gives_the_count_and_the_divide_rows() {
     );
     assert_eq!(v["count"], 768);
     assert!(rows[0]["move"].as_str().unwrap().starts_with("b2-"));
+    let v = json(&["perft", "games/tablut.game", "3", "--stats"]);
+    assert_eq!(v["count"], 251856);
+    assert!(v["seconds"].as_f64().is_some() && v["nodes_per_second"].as_f64().is_some());
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod bench;
 mod json;
 mod matches;
+mod perft;
 mod play;
 mod replay;
 mod verbs;
@@ -20,16 +21,36 @@ use std::path::{Path, PathBuf};
 #[command(
     name = "regula",
     version,
-    about = "Describe board games as text; list, count and play their moves."
+    about = "Describe board games as text; list, count and play their moves.",
+    after_help = "Exit codes: 0 ok, 1 invalid game file, 2 bad usage or illegal move.\n\nA game path of `-` reads the game from standard input. `regula explain CODE` explains\na diagnostic code; `regula COMMAND --help` gives each command's options and examples."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour in diagnostics: `auto` (on a terminal, unless NO_COLOR is set or
+    /// CLICOLOR_FORCE asks for it anyway), `always` or `never`.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: ColorWhen,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Format {
+    /// Text for people.
     Human,
+    /// One JSON object a line, for scripts.
     Json,
 }
 
@@ -40,8 +61,10 @@ enum Command {
         after_help = "Example:\n  regula check games/*.game\n  regula check --format json games/tablut.game"
     )]
     Check {
+        /// Game files to check (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Treat warnings as errors (exit 1).
@@ -56,7 +79,9 @@ enum Command {
         after_help = "Example:\n  regula info games/shakti.game\n  regula info games/shakti.game --variant inventor --format json"
     )]
     Info {
+        /// The game file (`-`: standard input).
         game: PathBuf,
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         #[command(flatten)]
@@ -65,6 +90,7 @@ enum Command {
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
     Moves {
+        /// The game file (`-`: standard input).
         game: PathBuf,
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
@@ -73,7 +99,7 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
-        /// Output: `human` text or `json` (one object).
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         #[command(flatten)]
@@ -84,8 +110,11 @@ enum Command {
         after_help = "Example:\n  regula perft games/tablut.game 3\n  regula perft games/tablut.game 2 --divide --after e3-h3"
     )]
     Perft {
+        /// The game file (`-`: standard input).
         game: PathBuf,
+        /// How many plies deep to count (0 counts the position itself).
         depth: u32,
+        /// Moves to play first, in canonical notation, separated by spaces: "e2-e4 e7-e5".
         #[arg(long, default_value = "")]
         after: String,
         /// Print the count below each root move, then the total.
@@ -99,7 +128,10 @@ enum Command {
         /// Threads to count on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
-        /// Output: `human` text or `json` (one object).
+        /// Also print the time taken and the speed (nodes per second) on standard error.
+        #[arg(long)]
+        stats: bool,
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         #[command(flatten)]
@@ -108,9 +140,12 @@ enum Command {
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
     Playout {
+        /// The game file (`-`: standard input).
         game: PathBuf,
+        /// How many games to play.
         #[arg(long, default_value_t = 1000)]
         count: u64,
+        /// Seed of the random moves: the same seed gives the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Stop a game after this many plies (it then counts as unfinished).
@@ -124,7 +159,7 @@ enum Command {
         /// game's start; `--after` moves are played from it.
         #[arg(long)]
         from: Option<String>,
-        /// Output: `human` text or `json` (one object).
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         #[command(flatten)]
@@ -135,7 +170,9 @@ enum Command {
         after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"\n  regula show games/shakti.game --after \"b2-b4\" --position\n  regula show docs/examples/chess.game --after e2-e4 --svg > board.svg"
     )]
     Show {
+        /// The game file (`-`: standard input).
         game: PathBuf,
+        /// Moves to play first, in canonical notation, separated by spaces: "e2-e4 e7-e5".
         #[arg(long, default_value = "")]
         after: String,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -150,7 +187,7 @@ enum Command {
         /// Print the board as an SVG picture instead.
         #[arg(long)]
         svg: bool,
-        /// Output: `human` text or `json` (one object).
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human", conflicts_with_all = ["svg", "position"])]
         format: Format,
     },
@@ -159,6 +196,7 @@ enum Command {
         after_help = "Each player is `--<player> AGENT` (or `--player NAME=AGENT`); agents are human, random,\nflat:PLAYOUTS, mcts:TIME, mcts:ITERATIONS, alphabeta:DEPTH. Players not given are human.\nAt your turn type a move, `?` for the legal moves, `undo`, `hint`, `resign` or `help`.\n\nExample:\n  regula play docs/examples/tictactoe.game --white human --black mcts:2s\n  regula play games/shakti.game --white mcts:1s --black alphabeta:3"
     )]
     Play {
+        /// The game file (`-`: standard input).
         game: PathBuf,
         /// Who plays a player: NAME=AGENT (repeatable; `--<name> AGENT` says the same).
         #[arg(long = "player", value_name = "NAME=AGENT")]
@@ -166,11 +204,13 @@ enum Command {
         /// The agent that answers `hint`.
         #[arg(long, default_value = "mcts:1s")]
         hint: String,
+        /// Seed of the agents' random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Cores each agent may use (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Moves to play first, in canonical notation, separated by spaces: "e2-e4 e7-e5".
         #[arg(long, default_value = "")]
         after: String,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -186,9 +226,13 @@ enum Command {
         after_help = "Sides alternate from game to game. A seed gives the same games (for agents whose\nbudget is not a time), whatever the number of threads.\n\nExample:\n  regula match docs/examples/connect4.game mcts:100ms random --games 100\n  regula match games/shakti.game mcts:2000 flat:500 --games 20 --records shakti.txt --format json"
     )]
     Match {
+        /// The game file (`-`: standard input).
         game: PathBuf,
+        /// The first agent: random, flat:PLAYOUTS, mcts:TIME, mcts:ITERATIONS or alphabeta:DEPTH.
         first: String,
+        /// The second agent, written like the first.
         second: String,
+        /// How many games to play.
         #[arg(long, default_value_t = 10)]
         games: u64,
         /// Games played at once.
@@ -198,6 +242,7 @@ enum Command {
         /// same games for the same value, whatever --threads.
         #[arg(long, default_value_t = 1)]
         agent_threads: usize,
+        /// Seed of the agents' random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// A game longer than this many plies stops and counts as a draw.
@@ -206,6 +251,7 @@ enum Command {
         /// Write the games to this file, one per line: the moves, then `result: ...`.
         #[arg(long)]
         records: Option<PathBuf>,
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -220,6 +266,7 @@ enum Command {
         after_help = "A record is a line of moves in notation, optionally followed by `result: ...` (as\n`regula match --records` writes them); a file of several takes --line.\n\nExample:\n  regula replay docs/examples/tictactoe.game game.txt --each\n  regula replay docs/examples/chess.game games.txt --line 3 --html game.html"
     )]
     Replay {
+        /// The game file (`-`: standard input).
         game: PathBuf,
         /// The record file (`-`: standard input).
         record: PathBuf,
@@ -232,7 +279,7 @@ enum Command {
         /// Write a page that steps through the game (self-contained HTML) to this file.
         #[arg(long)]
         html: Option<PathBuf>,
-        /// Output: `human` text or `json` (one object).
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Start from this position (the notation of `show --position`) instead of the
@@ -245,6 +292,7 @@ enum Command {
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
     Ir {
+        /// The game file (`-`: standard input).
         game: PathBuf,
         #[command(flatten)]
         choice: ChoiceArgs,
@@ -252,6 +300,7 @@ enum Command {
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
+        /// Game files to measure.
         #[arg(required = true)]
         games: Vec<PathBuf>,
         /// Time to spend on each game, in seconds (above 0, at most 3600).
@@ -263,18 +312,21 @@ enum Command {
         /// Also measure the MCTS agent: iterations per second from the start position.
         #[arg(long)]
         agents: bool,
-        /// Output: `human` text or `json` (one object).
+        /// Output: `human` text, or `json` (one object a line, for scripts).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         #[command(flatten)]
         choice: ChoiceArgs,
     },
-    /// Explain a diagnostic code, with a wrong and a corrected example.
-    #[command(after_help = "Example:\n  regula explain E0102")]
-    Explain { code: String },
+    /// Explain a diagnostic code, with a wrong and a corrected example; list the codes.
+    #[command(after_help = "Example:\n  regula explain E0102\n  regula explain")]
+    Explain {
+        /// A diagnostic code, such as E0102 (none: list every code).
+        code: Option<String>,
+    },
     /// Serve the Language Server Protocol on standard input and output, for editors.
     #[command(
-        after_help = "Diagnostics as you type, hover, go to definition, references, completion,\noutline, rename and formatting. Editors start it themselves (docs/EDITORS.md).\n\nExample:\n  regula lsp"
+        after_help = "Diagnostics as you type, hover, go to definition, references, completion,\noutline, rename and formatting. Editors start it themselves.\n\nExample:\n  regula lsp"
     )]
     Lsp,
     /// Lay game files out in the canonical format, in place (`-`: standard input to output).
@@ -282,6 +334,7 @@ enum Command {
         after_help = "A file with a syntax error is left as it is (its errors are printed; exit 1).\n\nExample:\n  regula fmt games/*.game\n  regula fmt --check games/*.game\n  regula fmt - < my.game"
     )]
     Fmt {
+        /// Game files to lay out (`-`: standard input, written to standard output).
         #[arg(required = true)]
         files: Vec<String>,
         /// Change nothing: list the files that would change, and exit 1 if there are any.
@@ -299,7 +352,16 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    // anstream decides from this, the environment (NO_COLOR, CLICOLOR_FORCE) and whether
+    // the stream is a terminal; every coloured write goes through it.
+    match cli.color {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    }
+    .write_global();
     match cli.command {
+        Command::Check { files, .. } if stdin_twice(&files) => stdin_usage(),
         Command::Check {
             files,
             format,
@@ -326,12 +388,19 @@ pub fn main() -> i32 {
             after,
             divide,
             threads,
+            stats,
             from,
             format,
             choice,
         } => with_position(&game, from, &choice, &after, |engine, pos| {
-            let threads = threads.unwrap_or_else(cores).max(1);
-            verbs::perft(engine, pos, depth, divide, threads, format)
+            let options = perft::Options {
+                depth,
+                divide,
+                threads: threads.unwrap_or_else(cores).max(1),
+                stats,
+                format,
+            };
+            perft::run(engine, pos, &options)
         }),
         Command::Playout {
             game,
@@ -363,6 +432,10 @@ pub fn main() -> i32 {
                 verbs::show(engine, pos, format)
             }
         }),
+        Command::Play { game, .. } if game == Path::new("-") => usage(
+            "`play` reads the moves from standard input, so the game cannot come from it",
+            "give the game as a file",
+        ),
         Command::Play {
             game,
             players,
@@ -392,6 +465,14 @@ pub fn main() -> i32 {
             let settings = (games, threads, agent_threads, seed, max_plies);
             matches::start(engine, start, [&first, &second], settings, records, format)
         }),
+        Command::Replay { game, record, .. }
+            if game == Path::new("-") && record == Path::new("-") =>
+        {
+            usage(
+                "the game and the record cannot both come from standard input",
+                "give one of them as a file",
+            )
+        }
         Command::Replay {
             game,
             record,
@@ -430,6 +511,7 @@ pub fn main() -> i32 {
                 Err(diags) => crate::choice::failure(&game, &source, &diags, Format::Human),
             },
         },
+        Command::Bench { games, .. } if stdin_twice(&games) => stdin_usage(),
         Command::Bench {
             games,
             seconds,
@@ -445,12 +527,18 @@ pub fn main() -> i32 {
         ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
-        Command::Explain { code } => match diag::explain(&code) {
+        Command::Explain { code: None } => print(
+            &diag::CATALOGUE
+                .iter()
+                .map(|e| format!("{}  {}\n", e.code, e.title))
+                .collect::<String>(),
+        ),
+        Command::Explain { code: Some(code) } => match diag::explain(&code) {
             Some(text) => print(&text),
-            None => {
-                eprintln!("error: unknown code `{code}`; the codes are listed in docs/ERRORS.md");
-                2
-            }
+            None => usage(
+                &format!("unknown code `{code}`"),
+                "`regula explain` without a code lists every code",
+            ),
         },
     }
 }
@@ -484,9 +572,14 @@ pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: For
         Format::Human => MAX_SHOWN,
         Format::Json => usize::MAX,
     };
+    let palette = if colored_stderr() {
+        diag::Palette::COLOR
+    } else {
+        diag::Palette::PLAIN
+    };
     for d in diags.iter().take(shown) {
         let text = match format {
-            Format::Human => diag::render_indexed(d, path, &index),
+            Format::Human => diag::render_styled(d, path, &index, &palette),
             Format::Json => {
                 let json = serde_json::to_string(&diag::to_json_indexed(d, path, &index))
                     .expect("diagnostics serialize");
@@ -543,6 +636,28 @@ struct CheckSummary {
     failed: usize,
     warnings: usize,
     ok: bool,
+}
+
+/// Whether standard input (`-`) is given more than once: it can be read only once.
+fn stdin_twice(paths: &[PathBuf]) -> bool {
+    paths
+        .iter()
+        .filter(|p| p.as_path() == Path::new("-"))
+        .count()
+        > 1
+}
+
+fn stdin_usage() -> i32 {
+    usage(
+        "standard input (`-`) is given more than once",
+        "it can be read only once; give the other games as files",
+    )
+}
+
+/// Whether diagnostics on standard error get colours: `--color`, then the environment and
+/// whether standard error is a terminal, as anstream decides.
+fn colored_stderr() -> bool {
+    anstream::AutoStream::choice(&std::io::stderr()) != anstream::ColorChoice::Never
 }
 
 fn check(files: &[PathBuf], format: Format, deny_warnings: bool, choice: &ChoiceArgs) -> i32 {

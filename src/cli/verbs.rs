@@ -1,4 +1,4 @@
-//! `regula moves`, `perft`, `playout` and `show`: a position in, text or JSON out.
+//! `regula moves`, `playout` and `show`: a position in, text or JSON out.
 
 use super::json::{self, print_json};
 use super::{Format, print};
@@ -29,54 +29,6 @@ pub fn moves(engine: &Engine, pos: &Position, format: Format) -> i32 {
     }
 }
 
-/// `regula perft`.
-pub fn perft(
-    engine: &Engine,
-    pos: &Position,
-    depth: u32,
-    divide: bool,
-    threads: usize,
-    format: Format,
-) -> i32 {
-    let t0 = std::time::Instant::now();
-    let rows = if divide {
-        Some(engine.divide(pos, depth))
-    } else {
-        None
-    };
-    let total = match &rows {
-        Some(rows) if !rows.is_empty() => rows.iter().map(|r| r.1).sum(),
-        _ => engine.perft_with(pos, depth, threads),
-    };
-    let secs = t0.elapsed().as_secs_f64();
-    eprintln!(
-        "{:.3} s, {:.0} nodes/s",
-        secs,
-        total as f64 / secs.max(1e-9)
-    );
-    match format {
-        Format::Json => print_json(&json::Perft {
-            depth,
-            count: total,
-            divide: rows.map(|rows| {
-                rows.into_iter()
-                    .map(|(mv, count)| json::DivideRow { mv, count })
-                    .collect()
-            }),
-            seconds: None,
-            nodes_per_second: None,
-        }),
-        Format::Human => {
-            let mut out = String::new();
-            for (m, n) in rows.iter().flatten() {
-                out.push_str(&format!("{m} {n}\n"));
-            }
-            out.push_str(&format!("{total}\n"));
-            print(&out)
-        }
-    }
-}
-
 /// `regula playout`.
 pub fn playout(
     engine: &Engine,
@@ -87,7 +39,7 @@ pub fn playout(
     let s = engine.playouts_with(start, count, seed, max_plies, threads);
     if s.runaway > 0 {
         eprintln!(
-            "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
+            "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (the language reference lists this bound in its section Limits)",
             s.count,
             regula::engine::search::MAX_TURN_MOVES
         );

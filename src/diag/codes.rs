@@ -393,7 +393,7 @@ catalogue! {
     }
     E0302 {
         title: "malformed position",
-        explanation: "A position given on the command line (`--from`) is not written in the position notation of docs/POSITIONS.md, or names something the game does not have: the board rank by rank from the top (a digit for that many empty cells, the first player's pieces in upper case, the second's in lower case), the player to move, then `key=value` fields. The caret shows the offending field.",
+        explanation: "A position given on the command line (`--from`) is not written in the position notation (what `regula show --position` prints), or names something the game does not have: the board rank by rank from the top (a digit for that many empty cells, the first player's pieces in upper case, the second's in lower case), the player to move, then `key=value` fields. The caret shows the offending field.",
         wrong: "regula moves tictactoe.game --from \"3/1X/3 white\"",
         right: "regula moves tictactoe.game --from \"3/1X1/3 black hand=white:4X,black:4X\"",
     }

@@ -8,8 +8,8 @@ mod suggest;
 
 pub use codes::{CATALOGUE, Code, Entry, explain, markdown};
 pub use render::{
-    JsonDiagnostic, JsonLabel, SourceIndex, line_col, render, render_indexed, to_json,
-    to_json_indexed, visible,
+    JsonDiagnostic, JsonLabel, Palette, SourceIndex, line_col, render, render_indexed,
+    render_styled, to_json, to_json_indexed, visible,
 };
 pub use suggest::{suggest, suggest_within};
 

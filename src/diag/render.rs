@@ -2,6 +2,7 @@
 //! span, a hint) and as JSON for editors and scripts.
 
 use super::{Diagnostic, Severity, Span};
+use anstyle::{AnsiColor, Color, Style};
 use std::fmt::Write;
 
 /// 1-based line and column (in characters) of a byte offset. Scans the text: to place
@@ -125,28 +126,78 @@ pub fn render(d: &Diagnostic, path: &str, source: &str) -> String {
 
 /// Renders one diagnostic for a terminal, with its text already indexed.
 pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> String {
+    render_styled(d, path, source, &Palette::PLAIN)
+}
+
+/// The styles of a rendered diagnostic's parts. [`Palette::PLAIN`] has none (and adds no
+/// bytes); [`Palette::COLOR`] is close to rustc's.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    pub error: Style,
+    pub warning: Style,
+    pub message: Style,
+    /// Line numbers, `|`, `-->` and secondary underlines.
+    pub margin: Style,
+    pub hint: Style,
+}
+
+impl Palette {
+    pub const PLAIN: Palette = Palette {
+        error: Style::new(),
+        warning: Style::new(),
+        message: Style::new(),
+        margin: Style::new(),
+        hint: Style::new(),
+    };
+    pub const COLOR: Palette = Palette {
+        error: Style::new()
+            .bold()
+            .fg_color(Some(Color::Ansi(AnsiColor::BrightRed))),
+        warning: Style::new()
+            .bold()
+            .fg_color(Some(Color::Ansi(AnsiColor::BrightYellow))),
+        message: Style::new().bold(),
+        margin: Style::new()
+            .bold()
+            .fg_color(Some(Color::Ansi(AnsiColor::BrightBlue))),
+        hint: Style::new()
+            .bold()
+            .fg_color(Some(Color::Ansi(AnsiColor::BrightCyan))),
+    };
+}
+
+/// Renders one diagnostic with styles: the same text as [`render_indexed`], with ANSI
+/// escapes around its parts (none with [`Palette::PLAIN`]).
+pub fn render_styled(d: &Diagnostic, path: &str, source: &SourceIndex, p: &Palette) -> String {
     let mut out = String::new();
     let path = visible(path);
-    let kind = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
+    let (kind, severity) = match d.severity {
+        Severity::Error => ("error", p.error),
+        Severity::Warning => ("warning", p.warning),
     };
-    let _ = writeln!(out, "{kind}[{}]: {}", d.code, visible(&d.message));
+    let m = p.margin;
+    let _ = writeln!(
+        out,
+        "{severity}{kind}[{}]{severity:#}{msg}: {}{msg:#}",
+        d.code,
+        visible(&d.message),
+        msg = p.message
+    );
     match d.span {
         Some(span) => {
             let (line, col) = source.line_col(span.start);
-            let _ = writeln!(out, "  --> {path}:{line}:{col}");
-            snippet(&mut out, source, span, '^', "");
+            let _ = writeln!(out, "  {m}-->{m:#} {path}:{line}:{col}");
+            snippet(&mut out, source, span, ('^', severity), "", m);
         }
         None if !path.is_empty() => {
-            let _ = writeln!(out, "  --> {path}");
+            let _ = writeln!(out, "  {m}-->{m:#} {path}");
         }
         None => {}
     }
     for (span, note) in &d.labels {
         let (line, col) = source.line_col(span.start);
-        let _ = writeln!(out, "  ::: {path}:{line}:{col}");
-        snippet(&mut out, source, *span, '-', note);
+        let _ = writeln!(out, "  {m}:::{m:#} {path}:{line}:{col}");
+        snippet(&mut out, source, *span, ('-', m), note, m);
     }
     if let Some(h) = &d.hint {
         let (line, _) = source.line_col(d.start());
@@ -155,7 +206,13 @@ pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> Strin
         } else {
             1
         };
-        let _ = writeln!(out, "{:gutter$} = hint: {}", "", visible(h));
+        let hint = p.hint;
+        let _ = writeln!(
+            out,
+            "{:gutter$} {m}={m:#} {hint}hint{hint:#}: {}",
+            "",
+            visible(h)
+        );
     }
     out
 }
@@ -164,14 +221,21 @@ pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> Strin
 const MAX_SHOWN: usize = 160;
 
 /// The source line of `span` with the span underlined by `mark`, then an optional note.
-fn snippet(out: &mut String, source: &SourceIndex, span: Span, mark: char, note: &str) {
+fn snippet(
+    out: &mut String,
+    source: &SourceIndex,
+    span: Span,
+    (mark, style): (char, Style),
+    note: &str,
+    m: Style,
+) {
     let (line, col) = source.line_col(span.start);
     let (text, line_start) = source.line_text(line - 1);
     let caret = floor_char_boundary(text, span.start.saturating_sub(line_start).min(text.len()));
     let (shown, shift) = clip_line(text, caret, col - 1);
     let gutter = line.to_string().len();
-    let _ = writeln!(out, "{:gutter$} |", "");
-    let _ = writeln!(out, "{line} | {}", visible(shown));
+    let _ = writeln!(out, "{:gutter$} {m}|{m:#}", "");
+    let _ = writeln!(out, "{m}{line} |{m:#} {}", visible(shown));
     let (end_line, end_col) = source.line_col(span.end.max(span.start));
     let width = if end_line == line && end_col > col {
         end_col - col
@@ -188,7 +252,7 @@ fn snippet(out: &mut String, source: &SourceIndex, span: Span, mark: char, note:
     };
     let _ = writeln!(
         out,
-        "{:gutter$} | {}{underline}{note}",
+        "{:gutter$} {m}|{m:#} {}{style}{underline}{note}{style:#}",
         "",
         " ".repeat(caret_col),
     );
