@@ -1,5 +1,5 @@
 //! What `--format json` prints: small structures, one per verb, serialized with serde.
-//! Field names are part of the command-line contract.
+//! docs/JSON.md documents each; field names are part of the command-line contract.
 
 use regula::engine::{Engine, Position};
 use serde::Serialize;
