@@ -5,6 +5,7 @@ mod bench;
 mod matches;
 mod play;
 mod replay;
+mod test;
 
 use crate::choice::ChoiceArgs;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -268,6 +269,9 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Check the expectations of `.tests` files: perft counts, moves, results, boards.
+    #[command(after_help = test::AFTER_HELP)]
+    Test(test::TestArgs),
 }
 
 pub fn main() -> i32 {
@@ -507,6 +511,7 @@ pub fn main() -> i32 {
         ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
+        Command::Test(args) => test::run(&args),
         Command::Explain { code } => match diag::explain(&code) {
             Some(text) => print(&text),
             None => {
