@@ -83,6 +83,7 @@ tests_files! {
     nine_mens_morris: "docs/examples/nine-mens-morris.tests",
     tempo: "docs/examples/tempo.tests",
     three_in_a_row: "docs/examples/three-in-a-row.tests",
+    tictactoe: "docs/examples/tictactoe.tests",
     wolf_and_sheep: "docs/examples/wolf-and-sheep.tests",
 }
 
