@@ -65,14 +65,15 @@ pub(crate) fn run(args: &TestArgs) -> i32 {
     let mut errors = Vec::new();
     for path in &files {
         let shown = path.display().to_string();
-        let text = match std::fs::read_to_string(path) {
+        // Within the bounds of game files: never a device, a pipe or more than 1 MiB.
+        let text = match regula::read_source(path) {
             Ok(t) => t,
             Err(e) => {
                 errors.push(
                     json!({"file": shown, "line": null, "message": e.to_string(), "hint": null}),
                 );
                 if !json {
-                    eprintln!("error: {shown}: cannot read it: {e}");
+                    eprintln!("error: {e}");
                 }
                 status = 2;
                 continue;

@@ -28,8 +28,11 @@ pub struct TestsFile {
 /// One entry: its kind and the lines it takes (from 1, `last` included).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The entry's first line.
     pub line: usize,
+    /// Its last line: below `line` when indented lines continue it.
     pub last: usize,
+    /// What it says.
     pub kind: Kind,
 }
 
@@ -82,8 +85,11 @@ impl Kind {
 /// A line of a `.tests` file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// From 1.
     pub line: usize,
+    /// What is wrong with the line.
     pub message: String,
+    /// How to write it instead.
     pub hint: String,
 }
 

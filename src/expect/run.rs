@@ -20,6 +20,7 @@ pub struct Options {
 /// What running a file found.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The tests file.
     pub path: PathBuf,
     /// One per expectation, and one per scene entry that failed (a game that does not
     /// load, a move that is not legal).
@@ -34,6 +35,7 @@ impl Report {
         self.checked.iter().filter(|c| f(&c.status)).count()
     }
 
+    /// How many checks failed (and were not blessed).
     pub fn failed(&self) -> usize {
         self.count(|s| matches!(s, Status::Failed(_)))
     }
@@ -46,14 +48,18 @@ pub struct Checked {
     pub line: usize,
     /// What was checked: `perft 3`, `moves`, `result`, `after`, …
     pub what: String,
+    /// How it went.
     pub status: Status,
 }
 
+/// How a check went.
 #[derive(Clone, Debug)]
 pub enum Status {
+    /// As expected.
     Passed,
     /// Not run: a perft count above the node limit.
     Skipped,
+    /// Not as expected.
     Failed(Failure),
     /// Failed, and rewritten with the value found.
     Blessed(Failure),
@@ -63,8 +69,11 @@ pub enum Status {
 /// difference to a reader.
 #[derive(Clone, Debug)]
 pub struct Failure {
+    /// The value expected, as written in the file (empty when the check could not run).
     pub expected: String,
+    /// The value found, or why the check could not run.
     pub actual: String,
+    /// Lines that show the difference to a reader.
     pub diff: Vec<String>,
     /// The entry with the value found, when `--bless` can write it.
     pub fix: Option<String>,
