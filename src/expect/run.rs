@@ -116,8 +116,8 @@ struct Ruleset {
     /// Whether an entry other than `variant` or `set` came since the ruleset was chosen:
     /// the next `variant` or `set` then starts a new ruleset.
     used: bool,
-    /// `Err(true)`: the game does not load, and that was reported.
-    loaded: Option<Result<Game, bool>>,
+    /// `Some(None)`: the game does not load, and that was reported.
+    loaded: Option<Option<Game>>,
 }
 
 /// A position entry's result.
@@ -187,10 +187,11 @@ pub fn run(file: &TestsFile, options: Options) -> Report {
                     rules.choice = Choice::default();
                     rules.used = false;
                 }
-                match &entry.kind {
-                    Kind::Variant(v) => rules.choice.variant = Some(v.clone()),
-                    Kind::Set(k, v) => rules.choice.set.push((k.clone(), *v)),
-                    _ => unreachable!(),
+                if let Kind::Variant(v) = &entry.kind {
+                    rules.choice.variant = Some(v.clone());
+                }
+                if let Kind::Set(k, v) = &entry.kind {
+                    rules.choice.set.push((k.clone(), *v));
                 }
                 rules.loaded = None;
                 (base, at) = (At::Start, At::Start);
@@ -273,12 +274,12 @@ impl Ruleset {
                 .map(|(k, v)| (k.as_str(), *v))
                 .collect();
             match Game::load_with(&self.game, self.choice.variant.as_deref(), &set) {
-                Ok(g) => self.loaded = Some(Ok(g)),
+                Ok(g) => self.loaded = Some(Some(g)),
                 Err(e) => {
-                    self.loaded = Some(Err(true));
+                    self.loaded = Some(None);
                     return Err(Some(format!(
-                        "{}\n(the game does not load, so the entries from line {line} on are not run; \
-                         `regula check {}` shows why)",
+                        "{}\n(the game does not load: the entries from line {line} to the next \
+                         `game`, `variant` or `set` line are not run; `regula check {}` shows why)",
                         e.message(),
                         self.game.display()
                     )));
@@ -286,7 +287,7 @@ impl Ruleset {
             }
         }
         match &self.loaded {
-            Some(Ok(g)) => Ok(g),
+            Some(Some(g)) => Ok(g),
             _ => Err(None),
         }
     }
