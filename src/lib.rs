@@ -28,6 +28,7 @@ pub mod agents;
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod expect;
 pub mod fmt;
 pub mod geometry;
 pub mod ir;
@@ -38,6 +39,7 @@ pub mod picture;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;
+pub mod testing;
 pub mod variants;
 
 use diag::Diagnostic;

@@ -488,7 +488,7 @@ fn move_lists_match_the_reference_along_random_games() {
     assert!(ends[0] > 0 && ends[2] > 0, "{ends:?}");
 }
 
-/// Prints the counts of tests/perft/nine-mens-morris.perft:
+/// Prints the counts of docs/examples/nine-mens-morris.tests:
 /// `cargo test --release --test reference_morris -- --ignored --nocapture`.
 #[test]
 #[ignore]

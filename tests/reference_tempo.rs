@@ -348,7 +348,7 @@ fn move_lists_match_the_reference_along_random_games() {
     assert!(results.iter().all(|&n| n > 0), "{results:?}");
 }
 
-/// Prints the counts of tests/perft/tempo.perft:
+/// Prints the counts of docs/examples/tempo.tests:
 /// `cargo test --release --test reference_tempo -- --ignored --nocapture`.
 #[test]
 #[ignore]

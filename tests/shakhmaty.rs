@@ -136,16 +136,14 @@ fn the_king_capture_line_of_the_rules() {
 #[test]
 fn checkmate_wins() {
     let g = game("shakhmaty");
-    let line = std::fs::read_to_string(format!(
-        "{}/tests/perft/shakhmaty.perft",
+    let text = std::fs::read_to_string(format!(
+        "{}/games/shakhmaty.tests",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let mate = line
-        .lines()
-        .filter_map(|l| l.strip_prefix("after "))
-        .next_back()
-        .unwrap();
+    // The position below the comment that says it is checkmate.
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("# checkmate"));
+    let mate = lines.find_map(|l| l.strip_prefix("after ")).unwrap();
     let pos = after(&g, mate);
     assert_eq!(outcome(&g, &pos), Some(Outcome::Win(1)));
     assert_eq!(moves(&g, &pos), ["result: black"]);

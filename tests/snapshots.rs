@@ -1,4 +1,5 @@
-//! Snapshots of `moves` and `show` output at every position of the perft data files,
+//! Snapshots of `moves` and `show` output at every position with perft counts in the tests
+//! files of the shipped games (the file's own ruleset, before any `variant` or `set`),
 //! and of a complete seeded Shaversi game. Review changed snapshots with `cargo insta review`.
 
 mod common;
@@ -6,17 +7,23 @@ use common::*;
 use regula::engine::search::Rng;
 
 fn positions(name: &str) -> Vec<(String, String)> {
-    let path = format!("{}/tests/perft/{name}.perft", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/games/{name}.tests", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     let mut out = Vec::new();
     let mut label = String::new();
+    // A position is kept once a count follows it.
+    let mut pending = None;
     for line in text.lines() {
         if let Some(l) = line.strip_prefix("# ") {
             label = l.to_string();
         } else if line == "start" {
-            out.push((label.clone(), String::new()));
+            pending = Some((label.clone(), String::new()));
         } else if let Some(m) = line.strip_prefix("after ") {
-            out.push((label.clone(), m.to_string()));
+            pending = Some((label.clone(), m.to_string()));
+        } else if line.starts_with(|c: char| c.is_ascii_digit()) {
+            out.extend(pending.take());
+        } else if line.starts_with("variant ") || line.starts_with("set ") {
+            break;
         }
     }
     out

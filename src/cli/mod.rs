@@ -7,6 +7,7 @@ mod matches;
 mod perft;
 mod play;
 mod replay;
+mod test;
 mod verbs;
 
 use crate::choice::ChoiceArgs;
@@ -341,6 +342,9 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Check the expectations of `.tests` files: perft counts, moves, results, boards.
+    #[command(after_help = test::AFTER_HELP)]
+    Test(test::TestArgs),
 }
 
 pub fn main() -> i32 {
@@ -527,6 +531,7 @@ pub fn main() -> i32 {
         ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
+        Command::Test(args) => test::run(&args),
         Command::Explain { code: None } => print(
             &diag::CATALOGUE
                 .iter()
