@@ -195,9 +195,18 @@ pub struct Core<const W: usize> {
     /// The actions, with when they may be taken.
     pub actions: Vec<(CondFn<W>, Vec<CEffect<W>>)>,
     /// Whether every move is found by counting per piece (no priority between classes,
-    /// chains, choices made inside moves, actions or pieces made from nothing): then
-    /// random moves need no move list.
+    /// chains, choices made inside moves, actions or pieces made from nothing).
     pub simple: bool,
+    /// Whether some rule makes pieces from nothing (`new`): the same move may then come
+    /// from several pieces, and counts once.
+    pub creates: bool,
+    /// Whether some effect (of a move, an `after move` block or an action) makes a choice,
+    /// so that one candidate may stand for several moves.
+    pub any_choice: bool,
+    /// Whether random moves must be drawn from the whole list: choices expand candidates
+    /// into several moves, `priority longest` compares whole chains, and with priority
+    /// between classes duplicates could hide in another class.
+    pub list_draws: bool,
     /// Effect blocks that contain a `choose`, and piece types whose `after move` blocks do.
     pub choice_blocks: Vec<bool>,
     pub choice_pieces: u32,
@@ -270,13 +279,20 @@ impl<const W: usize> Core<W> {
                     .unwrap_or('/')
             })
             .collect();
+        let creates = uses_new(&program);
+        let any_choice = choice_pieces != 0
+            || choice_blocks.iter().any(|&b| b)
+            || g.actions.iter().any(|a| has_choice(&a.effects));
         let simple = g.priority.is_none()
             && chains.is_empty()
             && g.actions.is_empty()
-            && choice_pieces == 0
-            && !choice_blocks.iter().any(|&b| b)
-            && !uses_new(&program);
-        let may_duplicate = g.moves.iter().map(|m| emitters(m) > 1).collect();
+            && !any_choice
+            && !creates;
+        let may_duplicate: Vec<bool> = g.moves.iter().map(|m| may_duplicate(m)).collect();
+        let list_draws = any_choice
+            || g.priority
+                .as_ref()
+                .is_some_and(|p| p.longest || creates || may_duplicate.iter().any(|&d| d));
         let progress = progress(&program);
         let keys = g.tracks_repetition.then(|| Keys::new(geo.cells as usize));
         let mut core = Core {
@@ -295,6 +311,9 @@ impl<const W: usize> Core<W> {
             chains,
             actions,
             simple,
+            creates,
+            any_choice,
+            list_draws,
             choice_blocks,
             choice_pieces,
             choice_sep,
@@ -530,12 +549,17 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// How many statements of a rule list can produce a move, counting each repetition of a
-/// loop: more than one means two of them might produce the same move.
-fn emitters(stmts: &[Stmt]) -> usize {
+/// Whether two statements of a rule list might produce the same move: more than one
+/// statement, counting each repetition of a loop, among those whose moves could be
+/// written alike. Placements (from the hand), pieces made from nothing (`new`), chains of
+/// hops (written with their path) and other moves of a piece on the board are never
+/// written alike, so each kind is counted apart.
+fn may_duplicate(stmts: &[Stmt]) -> bool {
     struct Count {
         times: usize,
-        total: usize,
+        inside_new: bool,
+        /// Per kind: plain moves, pieces made from nothing, chains, placements.
+        total: [usize; 4],
     }
     impl Visitor for Count {
         fn stmt(&mut self, s: &Stmt) {
@@ -550,10 +574,23 @@ fn emitters(stmts: &[Stmt]) -> usize {
                 | Stmt::Chain { .. }
                 | Stmt::MoveTo { .. }
                 | Stmt::Place { .. } => {
-                    self.total += self.times;
+                    let kind = match s {
+                        Stmt::Place { .. } => 3,
+                        _ if self.inside_new => 1,
+                        Stmt::Chain { .. } => 2,
+                        _ => 0,
+                    };
+                    self.total[kind] += self.times;
                     return;
                 }
-                Stmt::If { .. } | Stmt::Let { .. } | Stmt::New(_) | Stmt::Class { .. } => 1,
+                Stmt::New(_) => {
+                    let outer = self.inside_new;
+                    self.inside_new = true;
+                    walk_stmt(self, s);
+                    self.inside_new = outer;
+                    return;
+                }
+                Stmt::If { .. } | Stmt::Let { .. } | Stmt::Class { .. } => 1,
             };
             let outer = self.times;
             self.times *= loops;
@@ -561,11 +598,15 @@ fn emitters(stmts: &[Stmt]) -> usize {
             self.times = outer;
         }
     }
-    let mut c = Count { times: 1, total: 0 };
+    let mut c = Count {
+        times: 1,
+        inside_new: false,
+        total: [0; 4],
+    };
     for s in stmts {
         c.stmt(s);
     }
-    c.total
+    c.total.iter().any(|&n| n > 1)
 }
 
 /// Which quantities the rules can only change one way.

@@ -91,7 +91,12 @@ pub enum Mode<const W: usize> {
     Hit(Cell),
     /// Count those that target cells of a set.
     CountIn(Bits<W>),
+    /// Stop at a move written like this one, and keep it.
+    Find(Move),
 }
+
+/// The class filter of an emitter that takes moves of every class.
+pub const ANY_CLASS: u8 = u8::MAX - 1;
 
 /// Where generated moves go.
 pub struct Emit<'a, const W: usize> {
@@ -102,6 +107,9 @@ pub struct Emit<'a, const W: usize> {
     pub piece: u8,
     /// In `Nth` mode, also push the candidates before the n-th (to spot duplicates).
     pub keep_before: bool,
+    /// Only moves of this class of `priority` (`NO_CLASS`: of none) count, unless it is
+    /// `ANY_CLASS`.
+    pub class: u8,
 }
 
 impl<'a, const W: usize> Emit<'a, W> {
@@ -113,7 +121,14 @@ impl<'a, const W: usize> Emit<'a, W> {
             found: None,
             piece: 0,
             keep_before: false,
+            class: ANY_CLASS,
         }
+    }
+
+    /// Whether the class filter drops the moves of this context.
+    #[inline(always)]
+    fn filtered(&self, cx: &Ctx) -> bool {
+        self.class != ANY_CLASS && cx.class != self.class
     }
 
     #[inline(always)]
@@ -141,6 +156,9 @@ impl<'a, const W: usize> Emit<'a, W> {
 
     /// A whole chain of hops, as one move. True when generation should stop.
     pub fn chain(&mut self, cx: &Ctx, chain: u16, path: &[Cell]) -> bool {
+        if self.filtered(cx) {
+            return false;
+        }
         let mut m = self.make(cx, *path.last().expect("a hop"), chain);
         m.hops = path.len() as u8;
         m.path[..path.len()].copy_from_slice(path);
@@ -165,12 +183,22 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Hit(c) => m.to == c,
+            Mode::Find(x) => {
+                let same = m.same_as(&x);
+                if same {
+                    self.found = Some(m);
+                }
+                same
+            }
         }
     }
 
     /// One target. True when generation should stop.
     #[inline(always)]
     pub fn one(&mut self, cx: &Ctx, to: Cell, then: u16) -> bool {
+        if self.filtered(cx) {
+            return false;
+        }
         match self.mode {
             Mode::Collect => {
                 let m = self.make(cx, to, then);
@@ -198,12 +226,27 @@ impl<'a, const W: usize> Emit<'a, W> {
                 self.count += set.has(to) as u32;
                 false
             }
+            Mode::Find(x) => to == x.to && self.keep_if_same(cx, &x, then),
         }
+    }
+
+    /// In `Find` mode: whether the move this context makes to `x.to` is written like `x`
+    /// (then kept).
+    fn keep_if_same(&mut self, cx: &Ctx, x: &Move, then: u16) -> bool {
+        let m = self.make(cx, x.to, then);
+        let same = m.same_as(x);
+        if same {
+            self.found = Some(m);
+        }
+        same
     }
 
     /// A set of targets, lowest cell first. True when generation should stop.
     #[inline(always)]
     pub fn many(&mut self, cx: &Ctx, targets: Bits<W>, then: u16) -> bool {
+        if self.filtered(cx) {
+            return false;
+        }
         match self.mode {
             Mode::Count => {
                 self.count += targets.count();
@@ -238,6 +281,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                 }
                 false
             }
+            Mode::Find(x) => x.to != NONE && targets.has(x.to) && self.keep_if_same(cx, &x, then),
         }
     }
 }
@@ -367,10 +411,14 @@ impl<const W: usize> Core<W> {
                 }
                 CStmt::Chain(id) => {
                     cx.from != NONE && {
-                        let mut scratch = st.clone();
-                        let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                        // Most pieces have no first hop: they cost no copy of the state.
                         let origin = *cx;
-                        self.chain(&mut scratch, &origin, cx.from, *id, &mut path, e)
+                        let hops = self.hops(st, &origin, cx.from, *id, e.piece);
+                        !hops.is_empty() && {
+                            let mut scratch = st.clone();
+                            let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                            self.chain(&mut scratch, &origin, hops, *id, &mut path, e)
+                        }
                     }
                 }
                 CStmt::Place { on, cond, then } => {
@@ -487,28 +535,31 @@ impl<const W: usize> Core<W> {
 }
 
 impl<const W: usize> Core<W> {
-    /// Explores the hops of chain `id` from `at` on a scratch state, emitting every
-    /// complete path (one that no hop continues, or that `until` ends). True when the
-    /// emitter asked to stop.
+    /// The hops of chain `id` from `at`.
+    fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8) -> Vec<Move> {
+        let mut hops = Vec::new();
+        let mut he = Emit::new(Mode::Collect, &mut hops);
+        he.piece = piece;
+        let mut cx = *origin;
+        cx.from = at;
+        cx.create = false;
+        self.generate(st, &mut cx, &self.chains[id as usize].0, &mut he);
+        hops
+    }
+
+    /// Explores the hops of chain `id` (`hops`, those from where the piece stands) on a
+    /// scratch state, emitting every complete path (one that no hop continues, or that
+    /// `until` ends). True when the emitter asked to stop.
     fn chain(
         &self,
         st: &mut State<W>,
         origin: &Ctx,
-        at: Cell,
+        hops: Vec<Move>,
         id: u16,
         path: &mut Vec<Cell>,
         e: &mut Emit<W>,
     ) -> bool {
-        let (body, until) = &self.chains[id as usize];
-        let mut hops = Vec::new();
-        {
-            let mut he = Emit::new(Mode::Collect, &mut hops);
-            he.piece = e.piece;
-            let mut cx = *origin;
-            cx.from = at;
-            cx.create = false;
-            self.generate(st, &mut cx, body, &mut he);
-        }
+        let until = &self.chains[id as usize].1;
         if hops.is_empty() {
             return !path.is_empty() && e.chain(origin, id, path);
         }
@@ -525,7 +576,8 @@ impl<const W: usize> Core<W> {
             let stop = if ended {
                 e.chain(origin, id, path)
             } else {
-                self.chain(st, origin, h.to, id, path, e)
+                let next = self.hops(st, origin, h.to, id, e.piece);
+                self.chain(st, origin, next, id, path, e)
             };
             self.unmake(st, frame);
             path.pop();
