@@ -161,6 +161,9 @@ pub struct Progress {
     flags: Vec<u8>,
 }
 
+/// Per player (or one for all), per cell: the cells a step statement reaches.
+pub type StepMasks<const W: usize> = std::sync::Arc<Vec<Vec<Bits<W>>>>;
+
 /// The hop rules of a chain, and what ends it early.
 pub type Chain<const W: usize> = (Vec<CStmt<W>>, Option<CondFn<W>>);
 
@@ -338,6 +341,17 @@ impl<const W: usize> Core<W> {
                     .collect()
             })
             .collect();
+        let mut moves = std::mem::take(&mut core.moves);
+        let mut attacks = std::mem::take(&mut core.attacks);
+        let mut chains = std::mem::take(&mut core.chains);
+        let mut tables = Vec::new();
+        for rules in moves.iter_mut().chain(attacks.iter_mut()) {
+            core.tabulate_steps(rules, &mut tables);
+        }
+        for (rules, _) in chains.iter_mut() {
+            core.tabulate_steps(rules, &mut tables);
+        }
+        (core.moves, core.attacks, core.chains) = (moves, attacks, chains);
         core.reach = attack_ir
             .iter()
             .map(|rules| {
@@ -478,6 +492,63 @@ impl<const W: usize> Core<W> {
                 _ => 0,
             })
             .sum()
+    }
+
+    /// Gives each step whose directions are fixed (or relative to the player) the cells it
+    /// reaches from each cell, so that its targets are one set operation. Steps in the
+    /// same directions share a table, and there are at most `MAX_STEP_TABLES` tables, so
+    /// that games with many rules stay small.
+    fn tabulate_steps(
+        &self,
+        rules: &mut [CStmt<W>],
+        tables: &mut Vec<(Vec<DirRef>, StepMasks<W>)>,
+    ) {
+        const MAX_STEP_TABLES: usize = 64;
+        for s in rules {
+            match s {
+                CStmt::Step { dirs, masks, .. } => {
+                    let relative = dirs.iter().any(|d| matches!(d, DirRef::Rel(_)));
+                    let fixed = dirs
+                        .iter()
+                        .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)));
+                    if let Some((_, t)) = tables.iter().find(|(d, _)| d == dirs) {
+                        *masks = Some(t.clone());
+                    } else if fixed && tables.len() < MAX_STEP_TABLES {
+                        let players = if relative { self.players as usize } else { 1 };
+                        let table: StepMasks<W> = std::sync::Arc::new(
+                            (0..players)
+                                .map(|p| {
+                                    let mut cx = Ctx::new(p as u8);
+                                    (0..self.geo.cells)
+                                        .map(|c| {
+                                            cx.from = c;
+                                            Bits::from_cells(
+                                                dirs.iter()
+                                                    .map(|&d| self.step(c, self.dir(&cx, d)))
+                                                    .filter(|&n| n != NONE),
+                                            )
+                                        })
+                                        .collect()
+                                })
+                                .collect(),
+                        );
+                        tables.push((dirs.clone(), table.clone()));
+                        *masks = Some(table);
+                    }
+                }
+                CStmt::For { body, .. }
+                | CStmt::ForPiece { body, .. }
+                | CStmt::Class { body, .. } => self.tabulate_steps(body, tables),
+                CStmt::If {
+                    then, otherwise, ..
+                } => {
+                    self.tabulate_steps(then, tables);
+                    self.tabulate_steps(otherwise, tables);
+                }
+                CStmt::New(inner) => self.tabulate_steps(std::slice::from_mut(inner), tables),
+                _ => {}
+            }
+        }
     }
 
     /// Every cell that rules could reach from `from` on an empty board, over-approximated

@@ -34,6 +34,9 @@ pub enum CStmt<const W: usize> {
     },
     Step {
         dirs: Vec<DirRef>,
+        /// Per player (or one for all), per cell: the cells of the steps, when no
+        /// direction is a variable (see `Core::tabulate_steps`).
+        masks: Option<super::core::StepMasks<W>>,
         to: CTest<W>,
         cond: Option<CondFn<W>>,
         then: u16,
@@ -296,7 +299,22 @@ impl<const W: usize> Core<W> {
         rules: &[CStmt<W>],
         e: &mut Emit<W>,
     ) -> bool {
+        // Statements outside the class an emitter takes produce nothing it counts.
+        let other_class = e.class != ANY_CLASS && e.class != cx.class;
         for s in rules {
+            if other_class
+                && !matches!(
+                    s,
+                    CStmt::For { .. }
+                        | CStmt::ForPiece { .. }
+                        | CStmt::Let { .. }
+                        | CStmt::If { .. }
+                        | CStmt::New(_)
+                        | CStmt::Class { .. }
+                )
+            {
+                continue;
+            }
             let stop = match s {
                 CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
                     cx.slots[*slot as usize] = self.dir(cx, d) as u16;
@@ -328,10 +346,24 @@ impl<const W: usize> Core<W> {
                     }
                 }
                 CStmt::Step {
+                    masks: Some(masks),
+                    to,
+                    cond: None,
+                    then,
+                    ..
+                } if to.is_set() => {
+                    cx.from != NONE && {
+                        let set = to.set(self, st, cx).expect("a set test");
+                        let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
+                        e.many(cx, mask.and(set), *then)
+                    }
+                }
+                CStmt::Step {
                     dirs,
                     to,
                     cond,
                     then,
+                    ..
                 } => {
                     cx.from != NONE
                         && dirs.iter().any(|&d| {
@@ -402,6 +434,7 @@ impl<const W: usize> Core<W> {
                     cx.create = saved;
                     stop
                 }
+                CStmt::Class { class, body } if e.class != ANY_CLASS && e.class != *class => false,
                 CStmt::Class { class, body } => {
                     let saved = cx.class;
                     cx.class = *class;

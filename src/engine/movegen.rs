@@ -379,7 +379,9 @@ impl<const W: usize> Core<W> {
     /// slot is drawn uniformly and decoded, and kept when it is a candidate, not a
     /// duplicate of an earlier one, and legal. Every legal move has exactly one slot, so
     /// a kept draw is uniform; only the drawn piece's rules run. Gives up (`None`) after
-    /// a few misses, which also happens when there is no legal move at all.
+    /// a few misses, which also happens when there is no legal move at all: no more
+    /// misses than there are pieces, since a miss costs about what counting one piece's
+    /// candidates costs.
     fn random_by_bounds(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
@@ -403,7 +405,7 @@ impl<const W: usize> Core<W> {
         if total == 0 {
             return None;
         }
-        for _ in 0..TRIES {
+        for _ in 0..TRIES.min(sc.origins.len() + sc.actions.len()) {
             let k = rng.below(total as usize) as u32;
             let m = if k >= pieces {
                 self.action(sc.actions[(k - pieces) as usize] as usize)
