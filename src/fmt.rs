@@ -368,6 +368,10 @@ impl<'s> Printer<'s> {
         if self.is(a, "(") || self.toks[b].call_paren {
             return RcDoc::nil();
         }
+        // A range: `3..19`.
+        if self.is(a, "..") || self.is(b, "..") {
+            return RcDoc::nil();
+        }
         RcDoc::space()
     }
 

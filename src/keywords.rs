@@ -55,6 +55,8 @@ keywords! {
     Section "end" "the end rules, checked in order before every turn",
     Section "priority" "classes of moves that go first: `priority capture`",
     Section "action" "a move that is no piece's, by name: `action swap when ply == 1 { flip last-to }`",
+    Section "param" "a number chosen on the command line, with a default and a range: `param size = 8 in 5..26`",
+    Section "variant" "a named ruleset: sections that replace or add to the file's, chosen with `--variant NAME`",
     Reserved "when" "an end rule: `when CONDITION: RESULT`",
     Reserved "for" "a loop over directions or piece types, or along a line of cells",
     Reserved "in" "membership: `CELL in REGION`, `for d in DIRS`",
@@ -292,7 +294,7 @@ pub fn fuzz_dictionary() -> String {
         }
     }
     for op in [
-        "{", "}", "(", ")", ":", ",", "==", "!=", "<=", ">=", "+=", "-=", "|", "&", "*",
+        "{", "}", "(", ")", ":", ",", "==", "!=", "<=", ">=", "+=", "-=", "|", "&", "*", "..",
     ] {
         out.push_str(&format!("op{}=\"{op}\"\n", seen.len()));
         seen.insert(op);
@@ -423,7 +425,7 @@ mod tests {
         assert!(is_section("moves") && is_reserved("moves"));
         assert!(is_reserved("toward") && !is_reserved("forward") && !is_reserved("all"));
         assert!(!is_section("when"));
-        assert_eq!(sections().count(), 20);
+        assert_eq!(sections().count(), 22);
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod agents;
 pub mod check;
 pub mod diag;
 pub mod engine;
@@ -33,9 +34,11 @@ pub mod ir;
 pub mod keywords;
 pub mod load;
 pub mod lsp;
+pub mod picture;
 #[doc(hidden)]
 pub mod selfcheck;
 pub mod syntax;
+pub mod variants;
 
 use diag::Diagnostic;
 use engine::Engine;
@@ -44,19 +47,72 @@ pub use load::{LoadError, load_file, read_source};
 /// Parses and checks a game's source text. On failure, returns every diagnostic (syntax
 /// errors and the checker's findings on the rest of the file together, in file order);
 /// on success, the program and its warnings.
+/// The file is read as it is, without a variant and with every parameter at its default.
 pub fn compile(source: &str) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let parsed = syntax::parse(source);
+    compile_with(source, &variants::Choice::default())
+}
+
+/// [`compile`] for a choice of variant and parameter values. A choice the file does not
+/// allow (an unknown variant or parameter, a value out of range) is reported with the
+/// file's diagnostics, unlocated ([`variants::is_choice_error`]).
+pub fn compile_with(
+    source: &str,
+    choice: &variants::Choice,
+) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    compile_parsed(syntax::parse(source), choice)
+}
+
+fn compile_parsed(
+    parsed: syntax::Parsed,
+    choice: &variants::Choice,
+) -> Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
     if parsed.file.items.is_empty() && !parsed.diagnostics.is_empty() {
         // The text was refused as a whole (too large, too deeply nested).
         return Err(parsed.diagnostics);
     }
-    let (program, mut diags) = check::check(&parsed.file);
+    let resolved = variants::resolve(parsed.file, choice);
+    let (program, mut diags) = check::check(&resolved.file);
+    diags.extend(resolved.diagnostics);
     diags.extend(parsed.diagnostics);
     diags.sort_by_key(|d| (d.start(), d.code));
     match program {
         Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, diags)),
         _ => Err(diags),
     }
+}
+
+/// Every diagnostic of a file, as `regula check` reports it: those of the file as it is,
+/// then, for each variant, those it adds (its message names the variant).
+pub fn check_all(source: &str) -> Vec<Diagnostic> {
+    let result = |r: Result<(ir::Program, Vec<Diagnostic>), Vec<Diagnostic>>| match r {
+        Ok((_, warnings)) => warnings,
+        Err(diags) => diags,
+    };
+    // The file is parsed once when it has no variant (the check of each variant parses it
+    // again: resolving takes the tree).
+    let parsed = syntax::parse(source);
+    let declared = variants::variants(&parsed.file);
+    let mut all = result(compile_parsed(parsed, &variants::Choice::default()));
+    // Diagnostics are compared by what they show; a set keeps that linear in their number.
+    let shown = |d: &Diagnostic| (d.code, d.span, d.message.clone());
+    let base: std::collections::HashSet<_> = all.iter().map(shown).collect();
+    let mut added = std::collections::HashSet::new();
+    for v in declared {
+        let choice = variants::Choice {
+            variant: Some(v.name.clone()),
+            set: Vec::new(),
+        };
+        for mut d in result(compile_with(source, &choice)) {
+            if !base.contains(&shown(&d)) {
+                d.message = format!("{} (in variant `{}`)", d.message, v.name);
+                if added.insert(shown(&d)) {
+                    all.push(d);
+                }
+            }
+        }
+    }
+    all.sort_by_key(|d| (d.start(), d.code));
+    all
 }
 
 /// Parses, checks and compiles a game's source text into a ready engine.

@@ -1,3 +1,4 @@
+mod choice;
 mod cli;
 
 fn main() {

@@ -4,11 +4,9 @@
 
 use regula::diag::{CATALOGUE, Code, Diagnostic, render};
 
+/// What `regula check` reports: the file's diagnostics and those its variants add.
 fn diagnose(source: &str) -> Vec<Diagnostic> {
-    match regula::compile(source) {
-        Ok((_, warnings)) => warnings,
-        Err(diags) => diags,
-    }
+    regula::check_all(source)
 }
 
 fn files() -> Vec<(String, String)> {
@@ -118,7 +116,14 @@ fn limits_are_errors_not_crashes() {
 #[test]
 fn every_code_is_produced_by_some_test() {
     // Produced by the CLI on unreadable files (see tests/cli.rs) or by limits above.
-    let elsewhere = [Code::E0002, Code::E0004, Code::E0005, Code::E0118];
+    // E0303: by `regula replay` on a record whose stated result is wrong (tests/play.rs).
+    let elsewhere = [
+        Code::E0002,
+        Code::E0004,
+        Code::E0005,
+        Code::E0118,
+        Code::E0303,
+    ];
     let mut produced: Vec<Code> = files()
         .iter()
         .flat_map(|(_, s)| diagnose(s))
@@ -137,6 +142,30 @@ fn every_code_is_produced_by_some_test() {
     ] {
         let e = engine.replay(&mut engine.start(), line).unwrap_err();
         produced.push(e.diagnostic().code);
+    }
+    // A position on a command line that cannot be read.
+    let bad = engine.parse_position("3/1Y1/3 white").unwrap_err();
+    produced.push(bad.diagnostic().code);
+    // A ruleset the file does not offer, as a command line would ask for it.
+    for (variant, set) in [
+        (Some("nope"), vec![]),
+        (None, vec![("columns".to_string(), 99)]),
+    ] {
+        let choice = regula::variants::Choice {
+            variant: variant.map(str::to_string),
+            set,
+        };
+        let connect4 = std::fs::read_to_string(format!(
+            "{}/docs/examples/connect4.game",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let diags = regula::compile_with(&connect4, &choice).unwrap_err();
+        assert!(
+            diags.iter().all(regula::variants::is_choice_error),
+            "{diags:?}"
+        );
+        produced.extend(diags.iter().map(|d| d.code));
     }
     for entry in CATALOGUE {
         if elsewhere.contains(&entry.code) {

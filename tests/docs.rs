@@ -93,6 +93,8 @@ fn example_games_check_without_warnings_and_play() {
         "ataxx",
         "wolf-and-sheep",
         "three-in-a-row",
+        "hnefatafl",
+        "nine-mens-morris",
     ] {
         let path = format!("{}/docs/examples/{name}.game", env!("CARGO_MANIFEST_DIR"));
         let (_, warnings) =

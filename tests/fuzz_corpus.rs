@@ -18,25 +18,40 @@ fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Runs `f` on a thread with the stack the `regula` binary gives its commands: the inputs
+/// nest as deep as the syntax limits allow, and a debug build's frames are large.
+fn on_large_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
 #[test]
 fn compile_corpus_never_panics() {
-    let inputs = corpus("compile");
-    assert!(inputs.len() >= 40);
-    for (name, data) in inputs {
-        let result = std::panic::catch_unwind(|| regula::selfcheck::compile_anything(&data));
-        assert!(result.is_ok(), "fuzz/corpus/compile/{name} panics");
-    }
+    on_large_stack(|| {
+        let inputs = corpus("compile");
+        assert!(inputs.len() >= 40);
+        for (name, data) in inputs {
+            let result = std::panic::catch_unwind(|| regula::selfcheck::compile_anything(&data));
+            assert!(result.is_ok(), "fuzz/corpus/compile/{name} panics");
+        }
+    })
 }
 
 #[test]
 fn compile_corpus_formats_and_is_answered_in_an_editor() {
-    for (name, data) in corpus("compile") {
-        let result = std::panic::catch_unwind(|| regula::selfcheck::edit_anything(&data));
-        assert!(
-            result.is_ok(),
-            "fuzz/corpus/compile/{name} fails in the editor tools"
-        );
-    }
+    on_large_stack(|| {
+        for (name, data) in corpus("compile") {
+            let result = std::panic::catch_unwind(|| regula::selfcheck::edit_anything(&data));
+            assert!(
+                result.is_ok(),
+                "fuzz/corpus/compile/{name} fails in the editor tools"
+            );
+        }
+    })
 }
 
 #[test]

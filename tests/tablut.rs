@@ -9,11 +9,10 @@ const BLACK: Outcome = Outcome::Win(1);
 
 #[test]
 fn a_soldier_is_captured_between_the_mover_and_a_friendly_soldier() {
-    let g = with_setup(
-        "tablut",
-        "white King g7  white Guard d4  black Mercenary c4 e1",
-    );
-    let mut pos = after(&g, "g7-g8");
+    let g = game("tablut");
+    // White: King g7, Guard d4. Black: Mercenaries c4, e1.
+    let start = position(&g, "9/9/6K2/9/9/2mG5/9/9/4m4 white");
+    let mut pos = after_from(&g, &start, "g7-g8");
     play(&g, &mut pos, "e1-e4");
     assert_eq!(
         at(&g, &pos, "d4"),
@@ -25,11 +24,10 @@ fn a_soldier_is_captured_between_the_mover_and_a_friendly_soldier() {
 
 #[test]
 fn guards_capture_mercenaries_too_and_several_at_once() {
-    let g = with_setup(
-        "tablut",
-        "white King h8  white Guard d1 b4 f4 d6  black Mercenary c4 e4 d5 a9",
-    );
-    let pos = after(&g, "d1-d4");
+    let g = game("tablut");
+    // White: King h8, Guards d1 b4 f4 d6. Black: Mercenaries c4 e4 d5 a9.
+    let start = position(&g, "m8/7K1/9/3G5/3m5/1Gm1mG3/9/9/3G5 white");
+    let pos = after_from(&g, &start, "d1-d4");
     for sq in ["c4", "e4", "d5"] {
         assert_eq!(at(&g, &pos, sq), None, "{sq} is captured");
     }
@@ -38,31 +36,28 @@ fn guards_capture_mercenaries_too_and_several_at_once() {
 
 #[test]
 fn the_king_is_never_a_capturing_partner() {
-    let g = with_setup(
-        "tablut",
-        "white King b4  white Guard d1  black Mercenary c4 a9",
-    );
-    let pos = after(&g, "d1-d4");
+    let g = game("tablut");
+    // White: King b4, Guard d1. Black: Mercenaries c4 a9.
+    let start = position(&g, "m8/9/9/9/9/1Km6/9/9/3G5 white");
+    let pos = after_from(&g, &start, "d1-d4");
     assert_eq!(at(&g, &pos, "c4"), Some('m'));
 }
 
 #[test]
 fn the_king_never_captures_by_moving() {
-    let g = with_setup(
-        "tablut",
-        "white King d1  white Guard b4  black Mercenary c4 a9",
-    );
-    let pos = after(&g, "d1-d4");
+    let g = game("tablut");
+    // White: King d1, Guard b4. Black: Mercenaries c4 a9.
+    let start = position(&g, "m8/9/9/9/9/1Gm6/9/9/3K5 white");
+    let pos = after_from(&g, &start, "d1-d4");
     assert_eq!(at(&g, &pos, "c4"), Some('m'));
 }
 
 #[test]
 fn the_empty_throne_is_not_a_capturing_partner() {
-    let g = with_setup(
-        "tablut",
-        "white King h2  white Guard a3  black Mercenary e4 a9",
-    );
-    let pos = after(&g, "a3-e3");
+    let g = game("tablut");
+    // White: King h2, Guard a3. Black: Mercenaries e4 a9.
+    let start = position(&g, "m8/9/9/9/9/4m4/G8/7K1/9 white");
+    let pos = after_from(&g, &start, "a3-e3");
     assert_eq!(
         at(&g, &pos, "e4"),
         Some('m'),
@@ -72,11 +67,10 @@ fn the_empty_throne_is_not_a_capturing_partner() {
 
 #[test]
 fn the_board_edge_is_not_a_capturing_partner() {
-    let g = with_setup(
-        "tablut",
-        "white King h2  white Guard b9  black Mercenary a4 i9",
-    );
-    let pos = after(&g, "b9-b4");
+    let g = game("tablut");
+    // White: King h2, Guard b9. Black: Mercenaries a4 i9.
+    let start = position(&g, "1G6m/9/9/9/9/m8/9/7K1/9 white");
+    let pos = after_from(&g, &start, "b9-b4");
     assert_eq!(at(&g, &pos, "a4"), Some('m'));
 }
 

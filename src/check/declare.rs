@@ -88,7 +88,7 @@ impl<'a> Checker<'a> {
                         let msg = format!("more than {} counters", ir::MAX_COUNTERS);
                         self.too_many(name, msg);
                     } else if self.new_name(name, Symbol::Counter(self.counters.len() as u8)) {
-                        let initial = i32::try_from(*initial).unwrap_or_else(|_| {
+                        let initial = i32::try_from(initial.value).unwrap_or_else(|_| {
                             self.error(
                                 Code::E0126,
                                 name.span,
@@ -230,18 +230,20 @@ impl<'a> Checker<'a> {
             None
         };
         let shape = match shape {
-            B::Square { files, ranks } | B::Hex { files, ranks } if !grid_ok(*files, *ranks) => {
+            B::Square { files, ranks } | B::Hex { files, ranks }
+                if !grid_ok(files.value, ranks.value) =>
+            {
                 return too_large(self, format!("a {files} x {ranks} board"));
             }
             B::Square { files, ranks } => geometry::Shape::Square {
-                files: *files as u8,
-                ranks: *ranks as u8,
+                files: files.value as u8,
+                ranks: ranks.value as u8,
             },
             B::Hex { files, ranks } => geometry::Shape::HexRhombus {
-                files: *files as u8,
-                ranks: *ranks as u8,
+                files: files.value as u8,
+                ranks: ranks.value as u8,
             },
-            B::Hexagon { side } if !(1..=13).contains(side) => {
+            B::Hexagon { side } if !(1..=13).contains(&side.value) => {
                 self.error(
                     Code::E0113,
                     span,
@@ -250,8 +252,10 @@ impl<'a> Checker<'a> {
                 .hint = Some("a hexagon has a side of 1 to 13 cells".into());
                 return None;
             }
-            B::Hexagon { side } => geometry::Shape::Hexagon { side: *side as u8 },
-            B::Points { files, ranks, .. } if !grid_ok(*files, *ranks) => {
+            B::Hexagon { side } => geometry::Shape::Hexagon {
+                side: side.value as u8,
+            },
+            B::Points { files, ranks, .. } if !grid_ok(files.value, ranks.value) => {
                 return too_large(self, format!("a {files} x {ranks} grid of points"));
             }
             B::Points {
@@ -264,11 +268,11 @@ impl<'a> Checker<'a> {
                     let mut cells = Vec::new();
                     for n in line {
                         match geometry::parse_cell_name(&n.text) {
-                            Some((f, r)) if f < *files as u32 && r < *ranks as u32 => {
+                            Some((f, r)) if f < files.value as u32 && r < ranks.value as u32 => {
                                 cells.push((f as u8, r as u8))
                             }
                             _ => {
-                                let last = (b'a' + *files as u8 - 1) as char;
+                                let last = (b'a' + files.value as u8 - 1) as char;
                                 self.error(
                                     Code::E0103,
                                     n.span,
@@ -286,8 +290,8 @@ impl<'a> Checker<'a> {
                 points.sort_by_key(|&(f, r)| (r, f));
                 points.dedup();
                 geometry::Shape::Points {
-                    files: *files as u8,
-                    ranks: *ranks as u8,
+                    files: files.value as u8,
+                    ranks: ranks.value as u8,
                     points,
                     lines: out,
                 }
@@ -447,12 +451,27 @@ impl<'a> Checker<'a> {
             }
             RegionExpr::Rank(r, span) => {
                 let Some(b) = &self.board else { return vec![] };
-                match b.rank(*r) {
+                match b.rank(r.value) {
                     Some(cells) => cells.into_iter().collect(),
                     None => {
                         let last = b.extent().1;
                         self.error(Code::E0103, *span, format!("rank {r} is not on this board"))
                             .hint = Some(format!("ranks run from 1 to {last}"));
+                        BTreeSet::new()
+                    }
+                }
+            }
+            RegionExpr::FileNumber(f, span) => {
+                let Some(b) = &self.board else { return vec![] };
+                let width = b.extent().0;
+                let cells = (1..=width as i64)
+                    .contains(&f.value)
+                    .then(|| b.file_index(f.value as u8 - 1));
+                match cells {
+                    Some(cells) => cells.into_iter().collect(),
+                    None => {
+                        self.error(Code::E0103, *span, format!("file {f} is not on this board"))
+                            .hint = Some(format!("files are numbered from 1 to {width}"));
                         BTreeSet::new()
                     }
                 }
@@ -673,7 +692,9 @@ pub(super) fn item_span(item: &Item) -> Span {
         Item::Moves { pieces, .. } | Item::Attacks { pieces, .. } => pieces[0].span,
         Item::Legal(e) | Item::Score(e) => e.span,
         Item::Priority { span, .. } => *span,
-        Item::Action { name, .. } => name.span,
+        Item::Action { name, .. } | Item::Param { name, .. } | Item::Variant { name, .. } => {
+            name.span
+        }
         Item::End(r) => r.first().map_or(Span::default(), |r| r.span),
     }
 }

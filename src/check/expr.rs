@@ -211,6 +211,7 @@ impl<'a> Checker<'a> {
                 test,
                 through,
             } => {
+                let n = (n.value, n.span);
                 let t = self.test(test);
                 let c = self.cell(through);
                 if !(1..=ir::MAX_CELLS as i64).contains(&n.0) {

@@ -263,6 +263,7 @@ impl<'a> Checker<'a> {
     fn hand_entry(&mut self, e: &ast::HandEntry, r: &mut Rules) {
         let player = self.player_index(&e.player);
         for (p, n, span) in &e.counts {
+            let n = &n.value;
             let piece = self.single_piece(p);
             if !(0..=u16::MAX as i64).contains(n) {
                 self.error(

@@ -171,7 +171,7 @@ impl<'a> Checker<'a> {
                 span,
             } => {
                 let dirs = self.dirs(dirs);
-                let max = match max {
+                let max = match max.as_ref().map(|(m, s)| (&m.value, s)) {
                     None => u8::MAX,
                     Some((m, span)) if !(1..=255).contains(m) => {
                         self.error(Code::E0119, *span, format!("`max {m}` is out of range"))
@@ -201,6 +201,7 @@ impl<'a> Checker<'a> {
                 then,
                 span,
             } => {
+                let (a, b) = (&a.value, &b.value);
                 if !(0..=16).contains(a) || !(0..=16).contains(b) || (*a == 0 && *b == 0) {
                     self.error(Code::E0123, *span, format!("`leap {a} {b}` is not a leap"))
                         .hint = Some(
@@ -352,7 +353,7 @@ impl<'a> Checker<'a> {
             },
             ast::PatternKind::Slide(dirs, max) => ir::Pattern::Slide {
                 dirs: self.dirs(dirs),
-                max: match max {
+                max: match max.as_ref().map(|(m, s)| (&m.value, s)) {
                     None => u8::MAX,
                     Some((m, _)) if (1..=255).contains(m) => *m as u8,
                     Some((m, span)) => {
@@ -364,6 +365,7 @@ impl<'a> Checker<'a> {
                 to,
             },
             ast::PatternKind::Leap(a, b) => {
+                let (a, b) = (&a.value, &b.value);
                 if !(0..=16).contains(a) || !(0..=16).contains(b) || (*a == 0 && *b == 0) {
                     self.error(Code::E0123, p.span, format!("`leap {a} {b}` is not a leap"))
                         .hint = Some("give two distances from 0 to 16, not both 0".into());

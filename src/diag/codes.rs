@@ -195,7 +195,7 @@ catalogue! {
     }
     E0118 {
         title: "too many declarations",
-        explanation: "At most 32 piece types, 4 flags, 8 counters and 253 regions (256 with the built-in `all`, `edge` and `corners`).",
+        explanation: "At most 32 piece types, 4 flags, 8 counters, 252 regions (256 with the built-in `all`, `edge`, `corners` and `none`), 64 variants and 64 parameters.",
         wrong: "(a 40th piece type)",
         right: "(merge pieces that move alike into one type)",
     }
@@ -325,6 +325,30 @@ catalogue! {
         wrong: "legal if any a in all: any b in all: any c in all: any d in all:\n  any e in all: any f in all: find attacked == from",
         right: "legal if not (find friend King is attacked)",
     }
+    E0160 {
+        title: "unknown variant",
+        explanation: "`--variant NAME` names a variant the game file does not declare. `regula info GAME` lists the variants of a game; without `--variant`, the file is played as it is.",
+        wrong: "regula moves games/shakti.game --variant inventors",
+        right: "regula moves games/shakti.game --variant inventor",
+    }
+    E0161 {
+        title: "unknown parameter",
+        explanation: "A number is written as a name that is not a parameter of the game, or `--set NAME=VALUE` names one the game does not declare. Parameters are declared with `param NAME = DEFAULT in MIN..MAX`; `regula info GAME` lists them.",
+        wrong: "param size = 8 in 5..26\nboard sise x sise",
+        right: "param size = 8 in 5..26\nboard size x size",
+    }
+    E0162 {
+        title: "parameter out of range",
+        explanation: "A parameter's default, or a value given with `--set`, is outside the range the parameter declares (`in MIN..MAX`, both included). The range keeps every value the game is played with among those its author meant.",
+        wrong: "param size = 30 in 5..26",
+        right: "param size = 8 in 5..26",
+    }
+    E0163 {
+        title: "number not known before the game starts",
+        explanation: "Where the grammar takes a number (a board's size, a rank, a count in hand, a counter's start, `max`, `leap`, `lines of`), it may be written as a parameter or as arithmetic of numbers and parameters with `+`, `-` and `*` in parentheses, all known before the game starts. A value of the position, such as `turns` or `count cells`, is not.",
+        wrong: "region last = rank (count cells where empty)",
+        right: "param size = 8 in 5..26\nregion last = rank (size - 1)",
+    }
     W0201 {
         title: "piece without move rules",
         explanation: "A piece that stands on the board or in a hand has no `moves` rule, so it can never move. Fine for blockers; often a forgotten rule.",
@@ -366,6 +390,18 @@ catalogue! {
         explanation: "A move given on the command line comes after the game has ended: a finished game has no moves.",
         wrong: "regula moves tictactoe.game --after \"X@a1 O@b1 X@a2 O@b2 X@a3 O@b3\"",
         right: "regula moves tictactoe.game --after \"X@a1 O@b1 X@a2 O@b2 X@a3\"",
+    }
+    E0302 {
+        title: "malformed position",
+        explanation: "A position given on the command line (`--from`) is not written in the position notation of docs/POSITIONS.md, or names something the game does not have: the board rank by rank from the top (a digit for that many empty cells, the first player's pieces in upper case, the second's in lower case), the player to move, then `key=value` fields. The caret shows the offending field.",
+        wrong: "regula moves tictactoe.game --from \"3/1X/3 white\"",
+        right: "regula moves tictactoe.game --from \"3/1X1/3 black hand=white:4X,black:4X\"",
+    }
+    E0303 {
+        title: "record and result disagree",
+        explanation: "Every move of a game record (`regula replay`) is legal, but the result the record states after `result:` is not the one the moves lead to: the record was edited, or written for other rules.",
+        wrong: "X@a1 X@a2 X@b1 X@b2 X@c1 result: black",
+        right: "X@a1 X@a2 X@b1 X@b2 X@c1 result: white",
     }
 }
 

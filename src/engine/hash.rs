@@ -178,6 +178,14 @@ impl History {
     }
 }
 
+impl History {
+    /// The hashes recorded, oldest first (the last one is the current position's): what
+    /// the position notation writes down for repetition.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

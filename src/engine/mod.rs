@@ -361,3 +361,37 @@ impl Engine {
             .then(|| with_core!(self, c => (c.codes.owner[k as usize], c.codes.piece[k as usize])))
     }
 }
+
+// ---------- Positions as text, and what agents and pictures read ----------
+//
+// Kept together, apart from the engine's own code: the position notation (`text`), and
+// read-only accessors for the agents (`crate::agents`) and drawings (`crate::picture`).
+
+mod text;
+pub use text::PositionError;
+
+impl Engine {
+    /// The position as one line of text (docs/POSITIONS.md); `parse_position` reads it back.
+    pub fn position_text(&self, pos: &Position) -> String {
+        with_pos!(self, &pos.inner, c, p => c.position_text(p))
+    }
+
+    /// Reads a position written in the notation of `position_text`.
+    pub fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        let inner = match &self.inner {
+            Inner::W1(c) => PosInner::W1(Box::new(c.parse_position(text)?)),
+            Inner::W2(c) => PosInner::W2(Box::new(c.parse_position(text)?)),
+            Inner::W4(c) => PosInner::W4(Box::new(c.parse_position(text)?)),
+            Inner::W11(c) => PosInner::W11(Box::new(c.parse_position(text)?)),
+        };
+        Ok(Position { inner })
+    }
+}
+
+impl Position {
+    /// The cells the last move came from and went to (`NONE` before any move, and for
+    /// the origin of a placement or a pass).
+    pub fn last_move(&self) -> (Cell, Cell) {
+        with_state!(self, s => (s.s.last_from, s.s.last_to))
+    }
+}

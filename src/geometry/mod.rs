@@ -429,8 +429,12 @@ impl Board {
         if b.len() != 1 || !b[0].is_ascii_lowercase() || b[0] - b'a' >= self.width {
             return None;
         }
-        let f = b[0] - b'a';
-        Some((0..self.height).filter_map(|r| self.at(f, r)).collect())
+        Some(self.file_index(b[0] - b'a'))
+    }
+
+    /// The cells of a file given by its index from 0 (which must be below the width).
+    pub fn file_index(&self, f: u8) -> Vec<Cell> {
+        (0..self.height).filter_map(|r| self.at(f, r)).collect()
     }
 
     /// Every cell of the board.

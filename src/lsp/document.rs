@@ -30,10 +30,14 @@ impl Document {
     pub fn new(text: String, version: i32) -> Document {
         let file = crate::syntax::parse(&text).file;
         let tokens = crate::syntax::tokens::tokens(&text);
-        let (program, diagnostics) = match crate::compile(&text) {
+        let (program, mut diagnostics) = match crate::compile(&text) {
             Ok((p, warnings)) => (Some(p), warnings),
             Err(d) => (None, d),
         };
+        // Those of `regula check`: with variants, each variant's own problems too.
+        if !crate::variants::variants(&file).is_empty() {
+            diagnostics = crate::check_all(&text);
+        }
         Document {
             lines: Lines::new(&text),
             index: Index::new(&file),
@@ -204,8 +208,8 @@ impl Document {
                 shape: ast::BoardShape::Square { files, ranks },
                 ..
             } => {
-                let f = u8::try_from(*files).ok()?;
-                let r = u8::try_from(*ranks).ok()?;
+                let f = u8::try_from(files.value).ok()?;
+                let r = u8::try_from(ranks.value).ok()?;
                 Board::square(f, r).ok()
             }
             _ => None,
@@ -477,6 +481,10 @@ impl Document {
                 Item::Action { name, .. } => declared(name, "action", S::EVENT),
                 Item::Pass(_) => plain("pass when no moves".into(), S::EVENT, vec![]),
                 Item::Score(_) => plain("score".into(), S::NUMBER, vec![]),
+                Item::Param { name, .. } => declared(name, "param", S::CONSTANT),
+                Item::Variant { name, .. } => {
+                    plain(format!("variant {}", name.text), S::NAMESPACE, vec![])
+                }
                 Item::End(rules) => {
                     let children = rules
                         .iter()
@@ -622,6 +630,7 @@ fn completion_kind(k: Kind) -> lsp::CompletionItemKind {
         Kind::Flag => C::PROPERTY,
         Kind::Counter => C::FIELD,
         Kind::Definition => C::FUNCTION,
+        Kind::Param => C::CONSTANT,
         Kind::Parameter | Kind::Variable => C::VARIABLE,
     }
 }

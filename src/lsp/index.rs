@@ -12,7 +12,8 @@
 
 use crate::diag::Span;
 use crate::syntax::ast::{
-    self, DirName, Effect, Expr, ExprKind, Item, Name, RegionDef, RegionExpr, Stmt, Test, TestKind,
+    self, DirName, Effect, Expr, ExprKind, Item, Name, Num, RegionDef, RegionExpr, Stmt, Test,
+    TestKind,
 };
 use std::collections::HashMap;
 
@@ -26,6 +27,8 @@ pub enum Kind {
     Flag,
     Counter,
     Definition,
+    /// A number set on the command line (`param`).
+    Param,
     /// A parameter of a definition.
     Parameter,
     /// A loop or `let` variable of a rule, or the variable of a quantifier.
@@ -42,6 +45,7 @@ impl Kind {
             Kind::Flag => "flag",
             Kind::Counter => "counter",
             Kind::Definition => "definition",
+            Kind::Param => "param",
             Kind::Parameter => "parameter",
             Kind::Variable => "variable",
         }
@@ -158,6 +162,9 @@ impl Walker {
             Item::Flag { name, .. } => self.declare(name, Kind::Flag, i),
             Item::Counter { name, .. } => self.declare(name, Kind::Counter, i),
             Item::Define { name, .. } => self.declare(name, Kind::Definition, i),
+            Item::Param { name, .. } => self.declare(name, Kind::Param, i),
+            // A variant's sections declare what the file's do; the file's come first.
+            Item::Variant { items, .. } => items.iter().for_each(|it| self.declare_item(i, it)),
             _ => {}
         }
     }
@@ -214,7 +221,10 @@ impl Walker {
             Item::Hand(entries) => {
                 for e in entries {
                     self.global(&e.player);
-                    e.counts.iter().for_each(|(p, _, _)| self.global(p));
+                    for (p, n, _) in &e.counts {
+                        self.global(p);
+                        self.num(n);
+                    }
                 }
             }
             Item::Define { params, body, .. } => {
@@ -249,11 +259,21 @@ impl Walker {
                     }
                 }
             }
+            Item::Board { shape, .. } => match shape {
+                ast::BoardShape::Square { files, ranks }
+                | ast::BoardShape::Hex { files, ranks }
+                | ast::BoardShape::Points { files, ranks, .. } => {
+                    self.num(files);
+                    self.num(ranks);
+                }
+                ast::BoardShape::Hexagon { side } => self.num(side),
+            },
+            Item::Counter { initial, .. } => self.num(initial),
+            Item::Variant { items, .. } => items.iter().for_each(|it| self.walk_item(it)),
             Item::Game { .. }
             | Item::Players(..)
-            | Item::Board { .. }
             | Item::Piece { .. }
-            | Item::Counter { .. }
+            | Item::Param { .. }
             | Item::Pass(_)
             | Item::Broken { .. } => {}
         }
@@ -266,7 +286,15 @@ impl Walker {
                 self.region(a);
                 self.region(b);
             }
-            RegionExpr::Squares(_) | RegionExpr::Rank(..) | RegionExpr::File(_) => {}
+            RegionExpr::Rank(n, _) | RegionExpr::FileNumber(n, _) => self.num(n),
+            RegionExpr::Squares(_) | RegionExpr::File(_) => {}
+        }
+    }
+
+    /// A number written as a parameter or arithmetic of parameters.
+    fn num(&mut self, n: &Num) {
+        if let Some(e) = &n.expr {
+            self.expr(e);
         }
     }
 
@@ -316,6 +344,7 @@ impl Walker {
             }
             Stmt::Slide {
                 dirs,
+                max,
                 through,
                 to,
                 cond,
@@ -323,18 +352,25 @@ impl Walker {
                 ..
             } => {
                 self.dirs(dirs);
+                if let Some((m, _)) = max {
+                    self.num(m);
+                }
                 if let Some(t) = through {
                     self.test(t);
                 }
                 self.clauses(to.as_ref(), cond.as_ref(), then);
             }
             Stmt::Leap {
+                a,
+                b,
                 toward,
                 to,
                 cond,
                 then,
                 ..
             } => {
+                self.num(a);
+                self.num(b);
                 self.dirs(toward);
                 self.clauses(to.as_ref(), cond.as_ref(), then);
             }
@@ -521,7 +557,10 @@ impl Walker {
                     None => {}
                 }
             }
-            ExprKind::Lines { test, through, .. } => {
+            ExprKind::Lines {
+                n, test, through, ..
+            } => {
+                self.num(n);
                 self.test(test);
                 self.expr(through);
             }

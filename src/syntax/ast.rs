@@ -19,6 +19,27 @@ pub struct DirName {
     pub except: bool,
 }
 
+/// A number where the grammar takes one. Written as digits, `expr` is `None` and `value`
+/// is the number; written as a parameter's name or as arithmetic in parentheses, `expr`
+/// holds it until [`crate::variants::resolve`] computes `value` and clears it (the checker
+/// only sees resolved files).
+#[derive(Clone, Debug)]
+pub struct Num {
+    pub value: i64,
+    pub span: Span,
+    pub expr: Option<Box<Expr>>,
+}
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.expr.as_deref().map(|e| &e.kind) {
+            None => write!(f, "{}", self.value),
+            Some(ExprKind::Name(n)) => write!(f, "{n}"),
+            Some(_) => write!(f, "(…)"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub items: Vec<Item>,
@@ -58,7 +79,7 @@ pub enum Item {
     Hand(Vec<HandEntry>),
     Counter {
         name: Name,
-        initial: i64,
+        initial: Num,
     },
     Define {
         name: Name,
@@ -94,6 +115,21 @@ pub enum Item {
         when: Option<Expr>,
         effects: Vec<Effect>,
     },
+    /// `param NAME = DEFAULT in MIN..MAX`
+    Param {
+        name: Name,
+        default: (i64, Span),
+        min: i64,
+        max: i64,
+        span: Span,
+    },
+    /// `variant NAME ["description"] { sections }`
+    Variant {
+        name: Name,
+        description: Option<String>,
+        items: Vec<Item>,
+        span: Span,
+    },
     /// Text that does not form a section (it has a syntax error). `keyword` is the section
     /// keyword it starts with, if any; `words` are the words it contains.
     Broken {
@@ -107,20 +143,20 @@ pub enum Item {
 #[derive(Clone, Debug)]
 pub enum BoardShape {
     Square {
-        files: i64,
-        ranks: i64,
+        files: Num,
+        ranks: Num,
     },
     Hex {
-        files: i64,
-        ranks: i64,
+        files: Num,
+        ranks: Num,
     },
     Hexagon {
-        side: i64,
+        side: Num,
     },
     /// Points on a grid: each line is a chain of cells, consecutive ones linked.
     Points {
-        files: i64,
-        ranks: i64,
+        files: Num,
+        ranks: Num,
         lines: Vec<Vec<Name>>,
     },
 }
@@ -140,8 +176,10 @@ pub enum RegionDef {
 #[derive(Clone, Debug)]
 pub enum RegionExpr {
     Squares(Vec<Name>),
-    Rank(i64, Span),
+    Rank(Num, Span),
     File(Name),
+    /// A file by its number from 1: `file 11`, `file (size)`.
+    FileNumber(Num, Span),
     Named(Name),
     Binary(RegionOp, Box<RegionExpr>, Box<RegionExpr>),
 }
@@ -163,7 +201,7 @@ pub struct SetupEntry {
 #[derive(Clone, Debug)]
 pub struct HandEntry {
     pub player: Name,
-    pub counts: Vec<(Name, i64, Span)>,
+    pub counts: Vec<(Name, Num, Span)>,
 }
 
 #[derive(Clone, Debug)]
@@ -206,7 +244,7 @@ pub enum Stmt {
     },
     Slide {
         dirs: Vec<DirName>,
-        max: Option<(i64, Span)>,
+        max: Option<(Num, Span)>,
         /// Cells the slide may pass over (all, when absent).
         through: Option<Test>,
         to: Option<Test>,
@@ -215,8 +253,8 @@ pub enum Stmt {
         span: Span,
     },
     Leap {
-        a: i64,
-        b: i64,
+        a: Num,
+        b: Num,
         /// Only the leaps that go toward these directions (all, when empty).
         toward: Vec<DirName>,
         to: Option<Test>,
@@ -270,8 +308,8 @@ pub struct Pattern {
 #[derive(Clone, Debug)]
 pub enum PatternKind {
     Step(Vec<DirName>),
-    Slide(Vec<DirName>, Option<(i64, Span)>),
-    Leap(i64, i64),
+    Slide(Vec<DirName>, Option<(Num, Span)>),
+    Leap(Num, Num),
 }
 
 /// Where the cells of a `choose` come from.
@@ -421,7 +459,7 @@ pub enum ExprKind {
     },
     /// `count lines of [exactly] N where TEST through CELL`
     Lines {
-        n: (i64, Span),
+        n: Num,
         exact: bool,
         test: Test,
         through: Box<Expr>,

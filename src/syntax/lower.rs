@@ -28,6 +28,33 @@ fn int(p: Pair<Rule>) -> i64 {
         .expect("items with numbers out of range are refused before they are lowered")
 }
 
+/// A `num` or `hand_num`: digits are read now; a parameter or arithmetic is kept as an
+/// expression, for `crate::variants::resolve` to compute.
+fn num(p: Pair<Rule>) -> Num {
+    let sp = span(&p);
+    let inner = p.into_inner().next().expect("a number, a name or a sum");
+    match inner.as_rule() {
+        Rule::int => Num {
+            value: int(inner),
+            span: sp,
+            expr: None,
+        },
+        Rule::name => Num {
+            value: 0,
+            span: sp,
+            expr: Some(Box::new(Expr {
+                kind: ExprKind::Name(inner.as_str().to_string()),
+                span: sp,
+            })),
+        },
+        _ => Num {
+            value: 0,
+            span: sp,
+            expr: Some(Box::new(expr(inner))),
+        },
+    }
+}
+
 fn string(p: Pair<Rule>) -> String {
     let s = p.as_str();
     let inner = &s[1..s.len() - 1];
@@ -100,7 +127,7 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
             let b = inner.next().expect("shape");
             let rule = b.as_rule();
             let mut parts = meaningful(b).into_iter();
-            let mut num = || int(parts.next().expect("a size"));
+            let mut num = || num(parts.next().expect("a size"));
             let shape = match rule {
                 Rule::hexagon_board => BoardShape::Hexagon { side: num() },
                 Rule::hex_board => BoardShape::Hex {
@@ -204,7 +231,7 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
                             let mut j = c.into_inner();
                             (
                                 name(j.next().expect("piece")),
-                                int(j.next().expect("count")),
+                                num(j.next().expect("count")),
                                 sp,
                             )
                         })
@@ -215,7 +242,7 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
         ),
         Rule::counter_item => Item::Counter {
             name: name(inner.next().expect("name")),
-            initial: int(inner.next().expect("value")),
+            initial: num(inner.next().expect("value")),
         },
         Rule::define_item => {
             let n = name(inner.next().expect("name"));
@@ -301,6 +328,38 @@ pub(super) fn item(p: Pair<Rule>) -> Item {
                 })
                 .collect(),
         ),
+        Rule::param_item => {
+            let n = name(inner.next().expect("name"));
+            let d = inner.next().expect("default");
+            let default = (int(d.clone()), span(&d));
+            let min = int(inner.next().expect("min"));
+            let max = int(inner.next().expect("max"));
+            Item::Param {
+                name: n,
+                default,
+                min,
+                max,
+                span: sp,
+            }
+        }
+        Rule::variant_item => {
+            let n = name(inner.next().expect("name"));
+            let mut description = None;
+            let mut items = Vec::new();
+            for q in inner {
+                if q.as_rule() == Rule::string {
+                    description = Some(string(q));
+                } else {
+                    items.push(item(q));
+                }
+            }
+            Item::Variant {
+                name: n,
+                description,
+                items,
+                span: sp,
+            }
+        }
         other => unreachable!("grammar item {other:?}"),
     }
 }
@@ -325,9 +384,16 @@ fn region_term(p: Pair<Rule>) -> RegionExpr {
         Rule::squares => RegionExpr::Squares(names(p)),
         Rule::rank_term => {
             let sp = span(&p);
-            RegionExpr::Rank(int(meaningful(p).remove(0)), sp)
+            RegionExpr::Rank(num(meaningful(p).remove(0)), sp)
         }
-        Rule::file_term => RegionExpr::File(name(meaningful(p).remove(0))),
+        Rule::file_term => {
+            let sp = span(&p);
+            let inner = meaningful(p).remove(0);
+            match inner.as_rule() {
+                Rule::file_num => RegionExpr::FileNumber(num(inner), sp),
+                _ => RegionExpr::File(name(inner)),
+            }
+        }
         Rule::region_expr => region_expr(p),
         _ => RegionExpr::Named(name(p)),
     }
@@ -444,7 +510,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             if inner.peek().map(|q| q.as_rule()) == Some(Rule::max_clause) {
                 let m = inner.next().expect("max");
                 let msp = span(&m);
-                max = Some((int(meaningful(m).remove(0)), msp));
+                max = Some((num(meaningful(m).remove(0)), msp));
             }
             let mut through = None;
             if inner.peek().map(|q| q.as_rule()) == Some(Rule::through_clause) {
@@ -462,8 +528,8 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             }
         }
         Rule::leap_stmt => {
-            let a = int(inner.next().expect("a"));
-            let b = int(inner.next().expect("b"));
+            let a = num(inner.next().expect("a"));
+            let b = num(inner.next().expect("b"));
             let mut toward = Vec::new();
             if inner.peek().map(|q| q.as_rule()) == Some(Rule::toward_clause) {
                 toward = dir_names(meaningful(inner.next().expect("toward")).remove(0));
@@ -789,7 +855,7 @@ fn expr(p: Pair<Rule>) -> Expr {
                     .any(|q| q.as_rule() == Rule::k_exactly);
                 let mut parts = meaningful(body).into_iter();
                 let n = parts.next().expect("length");
-                let n = (int(n.clone()), span(&n));
+                let n = num(n);
                 let t = test(parts.next().expect("test"));
                 let through = Box::new(expr(parts.next().expect("cell")));
                 return Expr {
@@ -954,13 +1020,13 @@ fn pattern(p: Pair<Rule>) -> Pattern {
                 let max = raw
                     .get(i + 2)
                     .filter(|q| q.as_rule() == Rule::max_clause)
-                    .map(|m| (int(meaningful(m.clone()).remove(0)), span(m)));
+                    .map(|m| (num(meaningful(m.clone()).remove(0)), span(m)));
                 kind = Some(PatternKind::Slide(dir_names(raw[i + 1].clone()), max));
             }
             Rule::k_leap => {
                 kind = Some(PatternKind::Leap(
-                    int(raw[i + 1].clone()),
-                    int(raw[i + 2].clone()),
+                    num(raw[i + 1].clone()),
+                    num(raw[i + 2].clone()),
                 ))
             }
             Rule::to_clause => to = Some(test(meaningful(raw[i].clone()).remove(0))),

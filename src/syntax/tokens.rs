@@ -176,6 +176,7 @@ fn is_unit(rule: Rule) -> bool {
     matches!(
         rule,
         meta | player_decl
+            | point_line
             | region_case
             | setup_entry
             | hand_entry
@@ -219,8 +220,10 @@ fn structure(item: Pair<Rule>) -> Structure {
             continue;
         }
         // An `if` after `else` belongs to the `if` before it; the statement after `new`
-        // to the `new`.
-        if is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect | Rule::new_stmt) {
+        // to the `new`. The sections of a variant stand on their own lines, like the file's.
+        if (is_unit(rule) && !matches!(parent, Rule::if_stmt | Rule::if_effect | Rule::new_stmt))
+            || parent == Rule::variant_item
+        {
             s.units.push(span.start);
         }
         let is_expr = matches!(rule, Rule::expr | Rule::test);
@@ -305,7 +308,7 @@ fn section_tokens(source: &str, item: Pair<Rule>) -> Vec<Token> {
     out
 }
 
-const PUNCT2: [&str; 6] = ["==", "!=", "<=", ">=", "+=", "-="];
+const PUNCT2: [&str; 7] = ["==", "!=", "<=", ">=", "+=", "-=", ".."];
 const PUNCT1: &[u8] = b"{}()=:,|&-+*<>";
 
 fn is_ident(b: u8) -> bool {

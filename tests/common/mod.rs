@@ -46,6 +46,23 @@ pub fn replace_block(source: &str, head: &str, with: &str) -> String {
     panic!("unclosed `{head}` block")
 }
 
+/// A position written in the notation of docs/POSITIONS.md; panics with the error.
+pub fn position(engine: &Engine, text: &str) -> Position {
+    engine
+        .parse_position(text)
+        .unwrap_or_else(|e| panic!("`{text}`: {e:?}"))
+}
+
+/// The position after `moves` from `start`.
+pub fn after_from(engine: &Engine, start: &Position, moves: &str) -> Position {
+    let mut pos = start.clone();
+    let list: Vec<&str> = moves.split_whitespace().collect();
+    engine
+        .replay(&mut pos, &list)
+        .unwrap_or_else(|e| panic!("{e}"));
+    pos
+}
+
 pub fn after(engine: &Engine, moves: &str) -> Position {
     let mut pos = engine.start();
     let list: Vec<&str> = moves.split_whitespace().collect();

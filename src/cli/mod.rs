@@ -1,6 +1,12 @@
 //! Stage 4: the command line. Exit codes: 0 ok, 1 invalid game file, 2 bad usage or
 //! illegal move.
 
+mod bench;
+mod matches;
+mod play;
+mod replay;
+
+use crate::choice::ChoiceArgs;
 use clap::{Parser, Subcommand, ValueEnum};
 use regula::LoadError;
 use regula::diag::{self, Diagnostic, Severity};
@@ -20,7 +26,7 @@ struct Cli {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+pub(crate) enum Format {
     Human,
     Json,
 }
@@ -39,6 +45,20 @@ enum Command {
         /// Treat warnings as errors (exit 1).
         #[arg(long)]
         deny_warnings: bool,
+        /// Without `--variant` or `--set`, the file and each of its variants are checked.
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
+    /// Describe a game: name, sources, players, board, pieces, variants and parameters.
+    #[command(
+        after_help = "Example:\n  regula info games/shakti.game\n  regula info games/shakti.game --variant inventor --format json"
+    )]
+    Info {
+        game: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// List the legal moves, one per line in byte order, or the result of a finished game.
     #[command(after_help = "Example:\n  regula moves games/tablut.game --after \"e3-h3 e2-e3\"")]
@@ -47,6 +67,12 @@ enum Command {
         /// Moves to play from the start, separated by spaces.
         #[arg(long, default_value = "")]
         after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Count the move sequences of a given length (perft).
     #[command(
@@ -60,9 +86,16 @@ enum Command {
         /// Print the count below each root move, then the total.
         #[arg(long)]
         divide: bool,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+
         /// Threads to count on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Play uniformly random games and report outcomes and speed.
     #[command(after_help = "Example:\n  regula playout games/tablut.game --count 2000 --seed 1")]
@@ -79,28 +112,142 @@ enum Command {
         /// depend on it.
         #[arg(long)]
         threads: Option<usize>,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the board, the player to move (or the result), hands and scores.
-    #[command(after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"")]
+    #[command(
+        after_help = "Example:\n  regula show games/shakti.game --after \"b2-b4\"\n  regula show games/shakti.game --after \"b2-b4\" --position\n  regula show docs/examples/chess.game --after e2-e4 --svg > board.svg"
+    )]
     Show {
         game: PathBuf,
         #[arg(long, default_value = "")]
         after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+        /// Print the position in notation (one line, for --from) instead of the board.
+        #[arg(long, conflicts_with = "svg")]
+        position: bool,
+        /// Print the board as an SVG picture instead.
+        #[arg(long)]
+        svg: bool,
+    },
+    /// Play a game at the terminal: humans and agents in any mix.
+    #[command(
+        after_help = "Each player is `--<player> AGENT` (or `--player NAME=AGENT`); agents are human, random,\nflat:PLAYOUTS, mcts:TIME, mcts:ITERATIONS, alphabeta:DEPTH. Players not given are human.\nAt your turn type a move, `?` for the legal moves, `undo`, `hint`, `resign` or `help`.\n\nExample:\n  regula play docs/examples/tictactoe.game --white human --black mcts:2s\n  regula play games/shakti.game --white mcts:1s --black alphabeta:3"
+    )]
+    Play {
+        game: PathBuf,
+        /// Who plays a player: NAME=AGENT (repeatable; `--<name> AGENT` says the same).
+        #[arg(long = "player", value_name = "NAME=AGENT")]
+        players: Vec<String>,
+        /// The agent that answers `hint`.
+        #[arg(long, default_value = "mcts:1s")]
+        hint: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cores each agent may use (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value = "")]
+        after: String,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
+    /// Play agents against each other: score, 95% interval and Elo difference.
+    #[command(
+        name = "match",
+        after_help = "Sides alternate from game to game. A seed gives the same games (for agents whose\nbudget is not a time), whatever the number of threads.\n\nExample:\n  regula match docs/examples/connect4.game mcts:100ms random --games 100\n  regula match games/shakti.game mcts:2000 flat:500 --games 20 --records shakti.txt --format json"
+    )]
+    Match {
+        game: PathBuf,
+        first: String,
+        second: String,
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Cores each agent may use (MCTS searches one tree per core). A seed gives the
+        /// same games for the same value, whatever --threads.
+        #[arg(long, default_value_t = 1)]
+        agent_threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game longer than this many plies stops and counts as a draw.
+        #[arg(long, default_value_t = 10_000)]
+        max_plies: u64,
+        /// Write the games to this file, one per line: the moves, then `result: ...`.
+        #[arg(long)]
+        records: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
+    /// Play a game record again, checking every move; print the final position or each one.
+    #[command(
+        after_help = "A record is a line of moves in notation, optionally followed by `result: ...` (as\n`regula match --records` writes them); a file of several takes --line.\n\nExample:\n  regula replay docs/examples/tictactoe.game game.txt --each\n  regula replay docs/examples/chess.game games.txt --line 3 --html game.html"
+    )]
+    Replay {
+        game: PathBuf,
+        /// The record file (`-`: standard input).
+        record: PathBuf,
+        /// Which line of the file (from 1).
+        #[arg(long, default_value_t = 1)]
+        line: usize,
+        /// Print every position, not only the final one.
+        #[arg(long)]
+        each: bool,
+        /// Write a page that steps through the game (self-contained HTML) to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Start from this position (the notation of `show --position`) instead of the
+        /// game's start; `--after` moves are played from it.
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Print the checked intermediate representation as RON.
     #[command(after_help = "Example:\n  regula ir games/tablut.game")]
-    Ir { game: PathBuf },
+    Ir {
+        game: PathBuf,
+        #[command(flatten)]
+        choice: ChoiceArgs,
+    },
     /// Measure random-playout speed of games against a fixed calibration loop run alongside.
     #[command(after_help = "Example:\n  regula bench games/*.game --seconds 2")]
     Bench {
         #[arg(required = true)]
         games: Vec<PathBuf>,
         /// Time to spend on each game, in seconds (above 0, at most 3600).
-        #[arg(long, default_value_t = 2.0, value_parser = bench_seconds)]
+        #[arg(long, default_value_t = 2.0, value_parser = bench::bench_seconds)]
         seconds: f64,
         /// Threads to play on (default: every core); the calibration loop runs on one.
         #[arg(long)]
         threads: Option<usize>,
+        /// Also measure the MCTS agent: iterations per second from the start position.
+        #[arg(long)]
+        agents: bool,
+        #[command(flatten)]
+        choice: ChoiceArgs,
     },
     /// Explain a diagnostic code, with a wrong and a corrected example.
     #[command(after_help = "Example:\n  regula explain E0102")]
@@ -124,7 +271,8 @@ enum Command {
 }
 
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = play::rewrite_args(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -136,8 +284,19 @@ pub fn main() -> i32 {
             files,
             format,
             deny_warnings,
-        } => check(&files, format, deny_warnings),
-        Command::Moves { game, after } => with_position(&game, &after, |engine, pos| {
+            choice,
+        } => check(&files, format, deny_warnings, &choice),
+        Command::Info {
+            game,
+            format,
+            choice,
+        } => crate::choice::info(&game, &choice.choice(), format),
+        Command::Moves {
+            game,
+            after,
+            from,
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
             let mut buf = Vec::new();
             let mut out = String::new();
             match engine.status(pos, &mut buf) {
@@ -159,7 +318,9 @@ pub fn main() -> i32 {
             after,
             divide,
             threads,
-        } => with_position(&game, &after, |engine, pos| {
+            from,
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
             let t0 = std::time::Instant::now();
             let threads = threads.unwrap_or_else(cores).max(1);
             let mut out = String::new();
@@ -191,9 +352,11 @@ pub fn main() -> i32 {
             seed,
             max_plies,
             threads,
-        } => with_engine(&game, |engine| {
+            from,
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
             let threads = threads.unwrap_or_else(cores).max(1);
-            let s = engine.playouts_with(&engine.start(), count, seed, max_plies, threads);
+            let s = engine.playouts_with(start, count, seed, max_plies, threads);
             if s.runaway > 0 {
                 eprintln!(
                     "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (see docs/LANGUAGE.md, Limits)",
@@ -242,12 +405,76 @@ pub fn main() -> i32 {
             ));
             print(&out)
         }),
-        Command::Show { game, after } => {
-            with_position(&game, &after, |engine, pos| print(&engine.render(pos)))
-        }
-        Command::Ir { game } => match read(&game) {
+        Command::Show {
+            game,
+            after,
+            from,
+            choice,
+            position,
+            svg,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
+            if position {
+                print(&format!("{}\n", engine.position_text(pos)))
+            } else if svg {
+                print(&regula::picture::svg(engine, pos))
+            } else {
+                // The game's title and description first: which game this board is.
+                let g = engine.game();
+                let mut out = String::new();
+                if !g.name.is_empty() {
+                    out.push_str(&g.name);
+                    if let Some((_, d)) = g.meta.iter().find(|(k, _)| k == "description") {
+                        out.push_str(&format!(" — {d}"));
+                    }
+                    out.push_str("\n\n");
+                }
+                out.push_str(&engine.render(pos));
+                print(&out)
+            }
+        }),
+        Command::Play {
+            game,
+            players,
+            hint,
+            seed,
+            threads,
+            after,
+            from,
+            choice,
+        } => with_position(&game, from, &choice, &after, |engine, pos| {
+            play::start(engine, pos, &players, &hint, seed, threads)
+        }),
+        Command::Match {
+            game,
+            first,
+            second,
+            games,
+            threads,
+            agent_threads,
+            seed,
+            max_plies,
+            records,
+            format,
+            from,
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
+            let settings = (games, threads, agent_threads, seed, max_plies);
+            matches::start(engine, start, [&first, &second], settings, records, format)
+        }),
+        Command::Replay {
+            game,
+            record,
+            line,
+            each,
+            html,
+            from,
+            choice,
+        } => with_position(&game, from, &choice, "", |engine, start| {
+            replay::start(engine, start, &record, line, each, html.as_deref())
+        }),
+        Command::Ir { game, choice } => match read(&game) {
             Err(code) => code,
-            Ok(source) => match regula::compile(&source) {
+            Ok(source) => match regula::compile_with(&source, &choice.choice()) {
                 Ok((program, _)) => {
                     // The syntax stage and the checker bound the depth of every program
                     // accepted; RON's own limit is lower and would refuse some of them.
@@ -262,14 +489,22 @@ pub fn main() -> i32 {
                         }
                     }
                 }
-                Err(diags) => report(&game.to_string_lossy(), &source, &diags, Format::Human),
+                Err(diags) => crate::choice::failure(&game, &source, &diags, Format::Human),
             },
         },
         Command::Bench {
             games,
             seconds,
             threads,
-        } => bench(&games, seconds, threads.unwrap_or_else(cores).max(1)),
+            agents,
+            choice,
+        } => bench::run(
+            &games,
+            &choice,
+            seconds,
+            threads.unwrap_or_else(cores).max(1),
+            agents,
+        ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
         Command::Lsp => regula::lsp::run(),
         Command::Explain { code } => match diag::explain(&code) {
@@ -282,7 +517,7 @@ pub fn main() -> i32 {
     }
 }
 
-fn print(s: &str) -> i32 {
+pub(crate) fn print(s: &str) -> i32 {
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error of ours.
     let _ = out.write_all(s.as_bytes());
@@ -295,7 +530,7 @@ fn read(path: &Path) -> Result<String, i32> {
     regula::read_source(path).map_err(|e| report_load_error(&e, Format::Human))
 }
 
-fn report_load_error(e: &LoadError, format: Format) -> i32 {
+pub(crate) fn report_load_error(e: &LoadError, format: Format) -> i32 {
     let (diags, text) = e.diagnostics();
     report(e.path(), text, &diags, format).max(1)
 }
@@ -303,7 +538,7 @@ fn report_load_error(e: &LoadError, format: Format) -> i32 {
 /// Most diagnostics of one file shown in human format; JSON lists them all.
 const MAX_SHOWN: usize = 100;
 
-fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
+pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32 {
     let mut err = std::io::stderr().lock();
     // One index for the whole file: each diagnostic is then placed without a scan.
     let index = diag::SourceIndex::new(source);
@@ -338,7 +573,7 @@ fn report(path: &str, source: &str, diags: &[Diagnostic], format: Format) -> i32
     }
 }
 
-fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool, choice: &ChoiceArgs) -> i32 {
     let mut status = 0;
     for path in files {
         let source = match regula::read_source(path) {
@@ -348,9 +583,17 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
                 continue;
             }
         };
-        let diags = match regula::compile(&source) {
-            Ok((_, warnings)) => warnings,
-            Err(diags) => diags,
+        let diags = if choice.is_given() {
+            match regula::compile_with(&source, &choice.choice()) {
+                Ok((_, warnings)) => warnings,
+                Err(diags) if diags.iter().any(regula::variants::is_choice_error) => {
+                    status = status.max(crate::choice::failure(path, &source, &diags, format));
+                    continue;
+                }
+                Err(diags) => diags,
+            }
+        } else {
+            regula::check_all(&source)
         };
         let failed = diags
             .iter()
@@ -366,16 +609,29 @@ fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> i32 {
     status
 }
 
-fn with_engine(path: &Path, f: impl FnOnce(&Engine) -> i32) -> i32 {
-    match regula::load_file(path) {
+fn with_engine(path: &Path, choice: &ChoiceArgs, f: impl FnOnce(&Engine) -> i32) -> i32 {
+    match crate::choice::load(path, &choice.choice()) {
         Ok(engine) => f(&engine),
-        Err(e) => report_load_error(&e, Format::Human),
+        Err(code) => code,
     }
 }
 
-fn with_position(path: &Path, after: &str, f: impl FnOnce(&Engine, &mut Position) -> i32) -> i32 {
-    with_engine(path, |engine| {
-        let mut pos = engine.start();
+fn with_position(
+    path: &Path,
+    from: Option<String>,
+    choice: &ChoiceArgs,
+    after: &str,
+    f: impl FnOnce(&Engine, &mut Position) -> i32,
+) -> i32 {
+    with_engine(path, choice, |engine| {
+        let mut pos = match from.as_deref().map(|t| (t, engine.parse_position(t))) {
+            None => engine.start(),
+            Some((_, Ok(p))) => p,
+            Some((text, Err(e))) => {
+                report("--from", text, &[e.diagnostic()], Format::Human);
+                return 2;
+            }
+        };
         let moves: Vec<&str> = after.split_whitespace().collect();
         if let Err(e) = engine.replay(&mut pos, &moves) {
             report("", "", &[e.diagnostic()], Format::Human);
@@ -390,72 +646,12 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Longest `bench --seconds` accepted: the loop runs until that much time is measured.
-const MAX_BENCH_SECONDS: f64 = 3600.0;
-
-fn bench_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= MAX_BENCH_SECONDS => Ok(s),
-        _ => Err(format!(
-            "expected a number of seconds above 0 and at most {MAX_BENCH_SECONDS}"
-        )),
-    }
+/// A usage error: the message and a hint, exit code 2.
+fn usage(message: &str, hint: &str) -> i32 {
+    eprintln!("error: {message}\n  = hint: {hint}");
+    2
 }
 
-fn bench(games: &[PathBuf], seconds: f64, threads: usize) -> i32 {
-    // The calibration loop is a fixed amount of integer work: its speed varies with the
-    // machine and its load like the engine's, so the ratio is comparable across runs.
-    let calib = || {
-        let t0 = std::time::Instant::now();
-        let mut s = 1u64;
-        let mut acc = 0u64;
-        for _ in 0..20_000_000 {
-            acc = acc.wrapping_add(regula::engine::search::splitmix(&mut s) >> 60);
-        }
-        std::hint::black_box(acc);
-        20_000_000.0 / t0.elapsed().as_secs_f64()
-    };
-    let mut out = format!(
-        "{:<12} {:>10} {:>11} {:>11} {:>12}\n",
-        "game", "plies/s", "playouts/s", "mean plies", "plies/Mstep"
-    );
-    let mut calibrations = Vec::new();
-    for path in games {
-        let code = with_engine(path, |engine| {
-            let before = calib();
-            let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
-            let start = engine.start();
-            // The wall clock ends the loop: the playouts' own timings could add up to nothing.
-            let wall = std::time::Instant::now();
-            while wall.elapsed().as_secs_f64() < seconds {
-                let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
-                seed += 1;
-                count += s.count;
-                plies += s.plies;
-                secs += s.seconds;
-            }
-            // The calibration runs just before and just after each game, averaged.
-            let base = (before + calib()) / 2.0;
-            calibrations.push(base);
-            let secs = secs.max(1e-9);
-            let pps = plies as f64 / secs;
-            out.push_str(&format!(
-                "{:<12} {:>10.0} {:>11.1} {:>11.1} {:>12.1}\n",
-                engine.game().name,
-                pps,
-                count as f64 / secs,
-                plies as f64 / count.max(1) as f64,
-                pps / base * 1e6
-            ));
-            0
-        });
-        if code != 0 {
-            return code;
-        }
-    }
-    let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
-    out.push_str(&format!(
-        "threads: {threads}\ncalibration: {mean:.0} steps/s of a fixed integer loop run beside each game, on one thread.\nplies/Mstep: plies/s per million calibration steps/s, comparable across machines and loads\n(with one thread).\n"
-    ));
-    print(&out)
+fn agent_hint(e: &regula::agents::SpecError) -> String {
+    e.hint.clone()
 }
