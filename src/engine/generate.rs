@@ -94,8 +94,6 @@ pub enum Mode<const W: usize> {
     Hit(Cell),
     /// Count those that target cells of a set.
     CountIn(Bits<W>),
-    /// Stop at a move written like this one, and keep it.
-    Find(Move),
 }
 
 /// The class filter of an emitter that takes moves of every class.
@@ -128,10 +126,11 @@ impl<'a, const W: usize> Emit<'a, W> {
         }
     }
 
-    /// Whether the class filter drops the moves of this context.
+    /// Whether this emitter only counts or looks for one cell, so that a statement may
+    /// give its targets as a set.
     #[inline(always)]
-    fn filtered(&self, cx: &Ctx) -> bool {
-        self.class != ANY_CLASS && cx.class != self.class
+    pub fn by_sets(&self) -> bool {
+        matches!(self.mode, Mode::Count | Mode::CountIn(_) | Mode::Hit(_))
     }
 
     #[inline(always)]
@@ -159,9 +158,6 @@ impl<'a, const W: usize> Emit<'a, W> {
 
     /// A whole chain of hops, as one move. True when generation should stop.
     pub fn chain(&mut self, cx: &Ctx, chain: u16, path: &[Cell]) -> bool {
-        if self.filtered(cx) {
-            return false;
-        }
         let mut m = self.make(cx, *path.last().expect("a hop"), chain);
         m.hops = path.len() as u8;
         m.path[..path.len()].copy_from_slice(path);
@@ -186,22 +182,12 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Hit(c) => m.to == c,
-            Mode::Find(x) => {
-                let same = m.same_as(&x);
-                if same {
-                    self.found = Some(m);
-                }
-                same
-            }
         }
     }
 
     /// One target. True when generation should stop.
     #[inline(always)]
     pub fn one(&mut self, cx: &Ctx, to: Cell, then: u16) -> bool {
-        if self.filtered(cx) {
-            return false;
-        }
         match self.mode {
             Mode::Collect => {
                 let m = self.make(cx, to, then);
@@ -229,27 +215,12 @@ impl<'a, const W: usize> Emit<'a, W> {
                 self.count += set.has(to) as u32;
                 false
             }
-            Mode::Find(x) => to == x.to && self.keep_if_same(cx, &x, then),
         }
-    }
-
-    /// In `Find` mode: whether the move this context makes to `x.to` is written like `x`
-    /// (then kept).
-    fn keep_if_same(&mut self, cx: &Ctx, x: &Move, then: u16) -> bool {
-        let m = self.make(cx, x.to, then);
-        let same = m.same_as(x);
-        if same {
-            self.found = Some(m);
-        }
-        same
     }
 
     /// A set of targets, lowest cell first. True when generation should stop.
     #[inline(always)]
     pub fn many(&mut self, cx: &Ctx, targets: Bits<W>, then: u16) -> bool {
-        if self.filtered(cx) {
-            return false;
-        }
         match self.mode {
             Mode::Count => {
                 self.count += targets.count();
@@ -284,7 +255,6 @@ impl<'a, const W: usize> Emit<'a, W> {
                 }
                 false
             }
-            Mode::Find(x) => x.to != NONE && targets.has(x.to) && self.keep_if_same(cx, &x, then),
         }
     }
 }
@@ -351,11 +321,20 @@ impl<const W: usize> Core<W> {
                     cond: None,
                     then,
                     ..
-                } if to.is_set() => {
+                } if e.by_sets() && to.is_set() => {
+                    // Counting is a popcount and a hit one bit; listing or decoding one
+                    // move walks the few directions faster than it builds the set.
                     cx.from != NONE && {
-                        let set = to.set(self, st, cx).expect("a set test");
                         let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
-                        e.many(cx, mask.and(set), *then)
+                        match e.mode {
+                            Mode::Hit(c) => {
+                                mask.has(c) && to.holds(self, st, cx, c) && e.one(cx, c, *then)
+                            }
+                            _ => {
+                                let set = to.set(self, st, cx).expect("a set test");
+                                e.many(cx, mask.and(set), *then)
+                            }
+                        }
                     }
                 }
                 CStmt::Step {

@@ -257,10 +257,12 @@ impl<const W: usize> Core<W> {
             return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
         }
         sc.actions.clear();
-        let mut cx = Ctx::new(st.s.to_move);
-        for (i, (when, _)) in self.actions.iter().enumerate() {
-            if when(self, st, &mut cx) {
-                sc.actions.push(i as u8);
+        if !self.actions.is_empty() {
+            let mut cx = Ctx::new(st.s.to_move);
+            for (i, (when, _)) in self.actions.iter().enumerate() {
+                if when(self, st, &mut cx) {
+                    sc.actions.push(i as u8);
+                }
             }
         }
         let Some(priority) = &self.program.game.priority else {
@@ -346,7 +348,7 @@ impl<const W: usize> Core<W> {
                 let m = self.nth(st, o.from, o.piece, k - offset, class, &mut sc.moves);
                 let m = m.expect("the n-th candidate exists");
                 if sc.moves.iter().any(|x| x.same_as(&m))
-                    || self.made_before(st, &m, &sc.origins[..at])
+                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
                 {
                     let at = sc.rejected.partition_point(|&x| x < k);
                     sc.rejected.insert(at, k);
@@ -364,14 +366,14 @@ impl<const W: usize> Core<W> {
 
     /// Whether a piece made from nothing could also be made by one of `earlier` pieces
     /// (which then has it: a move counts once, for the first piece that makes it).
+    #[cold]
     fn made_before(&self, st: &State<W>, m: &Move, earlier: &[Origin]) -> bool {
-        m.kind == MoveKind::Create
-            && earlier.iter().any(|o| {
-                let mut none = Vec::new();
-                let mut e = Emit::new(Mode::Find(*m), &mut none);
-                self.run(st, o.from, o.piece, &mut e);
-                e.found.is_some()
-            })
+        earlier.iter().any(|o| {
+            let mut made = Vec::new();
+            let mut e = Emit::new(Mode::Collect, &mut made);
+            self.run(st, o.from, o.piece, &mut e);
+            made.iter().any(|x| x.same_as(m))
+        })
     }
 
     /// Rejection sampling: each piece is given as many slots as its rules could ever
@@ -405,7 +407,7 @@ impl<const W: usize> Core<W> {
         if total == 0 {
             return None;
         }
-        for _ in 0..TRIES.min(sc.origins.len() + sc.actions.len()) {
+        for _ in 0..TRIES {
             let k = rng.below(total as usize) as u32;
             let m = if k >= pieces {
                 self.action(sc.actions[(k - pieces) as usize] as usize)
@@ -417,7 +419,7 @@ impl<const W: usize> Core<W> {
                     continue;
                 };
                 if sc.moves.iter().any(|x| x.same_as(&m))
-                    || self.made_before(st, &m, &sc.origins[..at])
+                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
                 {
                     continue;
                 }
@@ -452,6 +454,7 @@ impl<const W: usize> Core<W> {
 
 /// Which origin the `k`-th candidate belongs to, and how many candidates come before
 /// that origin's.
+#[inline(always)]
 fn locate(origins: &[Origin], k: u32) -> (usize, u32) {
     let mut offset = 0;
     for (i, o) in origins.iter().enumerate() {
