@@ -74,10 +74,51 @@ fn random_moves_are_uniform_over_placements_and_board_moves() {
     uniform(&game("shaversi"), "K@e4 Q@d5");
 }
 
+/// An example game of `docs/examples`.
+fn example(name: &str) -> regula::engine::Engine {
+    load(
+        &std::fs::read_to_string(format!(
+            "{}/docs/examples/{name}.game",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+}
+
+#[test]
+fn random_moves_are_uniform_over_pieces_made_by_several_pieces_and_actions() {
+    // Ataxx: a clone onto a cell next to two stones is one move, made from either.
+    uniform(&example("ataxx"), "S@b6 S@b2 a7-c5");
+    // Hex: placements and the swap, an action.
+    uniform(&example("hex"), "S@f6");
+    // Amazons: the arrow, a piece made from nothing, after the queen's move.
+    uniform(&example("amazons"), "d1-d7");
+}
+
+#[test]
+fn random_moves_are_uniform_within_the_first_class_that_has_moves() {
+    // English draughts: only the captures when there are some, else the other moves.
+    let draughts = example("english-draughts");
+    uniform(&draughts, "");
+    uniform(&draughts, "c3-d4 f6-e5 d4-f6");
+    uniform(&draughts, "c3-d4 d6-c5 b2-c3 c5-b4");
+}
+
 #[test]
 fn the_same_seed_gives_the_same_statistics_whatever_the_threads() {
-    for name in ["tablut", "shakti", "shaversi"] {
-        let g = game(name);
+    let games = ["tablut", "shakti", "shaversi"].map(game);
+    let examples = ["hex", "ataxx", "english-draughts"].map(example);
+    for (name, g) in [
+        "tablut",
+        "shakti",
+        "shaversi",
+        "hex",
+        "ataxx",
+        "english-draughts",
+    ]
+    .iter()
+    .zip(games.iter().chain(examples.iter()))
+    {
         let one = g.playouts_with(&g.start(), 60, 9, 100_000, 1);
         let two = g.playouts_with(&g.start(), 60, 9, 100_000, 2);
         assert_eq!(

@@ -161,6 +161,9 @@ pub struct Progress {
     flags: Vec<u8>,
 }
 
+/// Per player (or one for all), per cell: the cells a step statement reaches.
+pub type StepMasks<const W: usize> = std::sync::Arc<Vec<Vec<Bits<W>>>>;
+
 /// The hop rules of a chain, and what ends it early.
 pub type Chain<const W: usize> = (Vec<CStmt<W>>, Option<CondFn<W>>);
 
@@ -195,9 +198,18 @@ pub struct Core<const W: usize> {
     /// The actions, with when they may be taken.
     pub actions: Vec<(CondFn<W>, Vec<CEffect<W>>)>,
     /// Whether every move is found by counting per piece (no priority between classes,
-    /// chains, choices made inside moves, actions or pieces made from nothing): then
-    /// random moves need no move list.
+    /// chains, choices made inside moves, actions or pieces made from nothing).
     pub simple: bool,
+    /// Whether some rule makes pieces from nothing (`new`): the same move may then come
+    /// from several pieces, and counts once.
+    pub creates: bool,
+    /// Whether some effect (of a move, an `after move` block or an action) makes a choice,
+    /// so that one candidate may stand for several moves.
+    pub any_choice: bool,
+    /// Whether random moves must be drawn from the whole list: choices expand candidates
+    /// into several moves, `priority longest` compares whole chains, and with priority
+    /// between classes duplicates could hide in another class.
+    pub list_draws: bool,
     /// Effect blocks that contain a `choose`, and piece types whose `after move` blocks do.
     pub choice_blocks: Vec<bool>,
     pub choice_pieces: u32,
@@ -270,13 +282,20 @@ impl<const W: usize> Core<W> {
                     .unwrap_or('/')
             })
             .collect();
+        let creates = uses_new(&program);
+        let any_choice = choice_pieces != 0
+            || choice_blocks.iter().any(|&b| b)
+            || g.actions.iter().any(|a| has_choice(&a.effects));
         let simple = g.priority.is_none()
             && chains.is_empty()
             && g.actions.is_empty()
-            && choice_pieces == 0
-            && !choice_blocks.iter().any(|&b| b)
-            && !uses_new(&program);
-        let may_duplicate = g.moves.iter().map(|m| emitters(m) > 1).collect();
+            && !any_choice
+            && !creates;
+        let may_duplicate: Vec<bool> = g.moves.iter().map(|m| may_duplicate(m)).collect();
+        let list_draws = any_choice
+            || g.priority
+                .as_ref()
+                .is_some_and(|p| p.longest || creates || may_duplicate.iter().any(|&d| d));
         let progress = progress(&program);
         let keys = g.tracks_repetition.then(|| Keys::new(geo.cells as usize));
         let mut core = Core {
@@ -295,6 +314,9 @@ impl<const W: usize> Core<W> {
             chains,
             actions,
             simple,
+            creates,
+            any_choice,
+            list_draws,
             choice_blocks,
             choice_pieces,
             choice_sep,
@@ -319,6 +341,17 @@ impl<const W: usize> Core<W> {
                     .collect()
             })
             .collect();
+        let mut moves = std::mem::take(&mut core.moves);
+        let mut attacks = std::mem::take(&mut core.attacks);
+        let mut chains = std::mem::take(&mut core.chains);
+        let mut tables = Vec::new();
+        for rules in moves.iter_mut().chain(attacks.iter_mut()) {
+            core.tabulate_steps(rules, &mut tables);
+        }
+        for (rules, _) in chains.iter_mut() {
+            core.tabulate_steps(rules, &mut tables);
+        }
+        (core.moves, core.attacks, core.chains) = (moves, attacks, chains);
         core.reach = attack_ir
             .iter()
             .map(|rules| {
@@ -461,6 +494,63 @@ impl<const W: usize> Core<W> {
             .sum()
     }
 
+    /// Gives each step whose directions are fixed (or relative to the player) the cells it
+    /// reaches from each cell, so that its targets are one set operation. Steps in the
+    /// same directions share a table, and there are at most `MAX_STEP_TABLES` tables, so
+    /// that games with many rules stay small.
+    fn tabulate_steps(
+        &self,
+        rules: &mut [CStmt<W>],
+        tables: &mut Vec<(Vec<DirRef>, StepMasks<W>)>,
+    ) {
+        const MAX_STEP_TABLES: usize = 64;
+        for s in rules {
+            match s {
+                CStmt::Step { dirs, masks, .. } => {
+                    let relative = dirs.iter().any(|d| matches!(d, DirRef::Rel(_)));
+                    let fixed = dirs
+                        .iter()
+                        .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)));
+                    if let Some((_, t)) = tables.iter().find(|(d, _)| d == dirs) {
+                        *masks = Some(t.clone());
+                    } else if fixed && tables.len() < MAX_STEP_TABLES {
+                        let players = if relative { self.players as usize } else { 1 };
+                        let table: StepMasks<W> = std::sync::Arc::new(
+                            (0..players)
+                                .map(|p| {
+                                    let mut cx = Ctx::new(p as u8);
+                                    (0..self.geo.cells)
+                                        .map(|c| {
+                                            cx.from = c;
+                                            Bits::from_cells(
+                                                dirs.iter()
+                                                    .map(|&d| self.step(c, self.dir(&cx, d)))
+                                                    .filter(|&n| n != NONE),
+                                            )
+                                        })
+                                        .collect()
+                                })
+                                .collect(),
+                        );
+                        tables.push((dirs.clone(), table.clone()));
+                        *masks = Some(table);
+                    }
+                }
+                CStmt::For { body, .. }
+                | CStmt::ForPiece { body, .. }
+                | CStmt::Class { body, .. } => self.tabulate_steps(body, tables),
+                CStmt::If {
+                    then, otherwise, ..
+                } => {
+                    self.tabulate_steps(then, tables);
+                    self.tabulate_steps(otherwise, tables);
+                }
+                CStmt::New(inner) => self.tabulate_steps(std::slice::from_mut(inner), tables),
+                _ => {}
+            }
+        }
+    }
+
     /// Every cell that rules could reach from `from` on an empty board, over-approximated
     /// (rules that compute their target freely reach everywhere).
     fn reach_of(&self, stmts: &[Stmt], from: u16) -> Bits<W> {
@@ -530,12 +620,17 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// How many statements of a rule list can produce a move, counting each repetition of a
-/// loop: more than one means two of them might produce the same move.
-fn emitters(stmts: &[Stmt]) -> usize {
+/// Whether two statements of a rule list might produce the same move: more than one
+/// statement, counting each repetition of a loop, among those whose moves could be
+/// written alike. Placements (from the hand), pieces made from nothing (`new`), chains of
+/// hops (written with their path) and other moves of a piece on the board are never
+/// written alike, so each kind is counted apart.
+fn may_duplicate(stmts: &[Stmt]) -> bool {
     struct Count {
         times: usize,
-        total: usize,
+        inside_new: bool,
+        /// Per kind: plain moves, pieces made from nothing, chains, placements.
+        total: [usize; 4],
     }
     impl Visitor for Count {
         fn stmt(&mut self, s: &Stmt) {
@@ -550,10 +645,23 @@ fn emitters(stmts: &[Stmt]) -> usize {
                 | Stmt::Chain { .. }
                 | Stmt::MoveTo { .. }
                 | Stmt::Place { .. } => {
-                    self.total += self.times;
+                    let kind = match s {
+                        Stmt::Place { .. } => 3,
+                        _ if self.inside_new => 1,
+                        Stmt::Chain { .. } => 2,
+                        _ => 0,
+                    };
+                    self.total[kind] += self.times;
                     return;
                 }
-                Stmt::If { .. } | Stmt::Let { .. } | Stmt::New(_) | Stmt::Class { .. } => 1,
+                Stmt::New(_) => {
+                    let outer = self.inside_new;
+                    self.inside_new = true;
+                    walk_stmt(self, s);
+                    self.inside_new = outer;
+                    return;
+                }
+                Stmt::If { .. } | Stmt::Let { .. } | Stmt::Class { .. } => 1,
             };
             let outer = self.times;
             self.times *= loops;
@@ -561,11 +669,15 @@ fn emitters(stmts: &[Stmt]) -> usize {
             self.times = outer;
         }
     }
-    let mut c = Count { times: 1, total: 0 };
+    let mut c = Count {
+        times: 1,
+        inside_new: false,
+        total: [0; 4],
+    };
     for s in stmts {
         c.stmt(s);
     }
-    c.total
+    c.total.iter().any(|&n| n > 1)
 }
 
 /// Which quantities the rules can only change one way.

@@ -34,6 +34,9 @@ pub enum CStmt<const W: usize> {
     },
     Step {
         dirs: Vec<DirRef>,
+        /// Per player (or one for all), per cell: the cells of the steps, when no
+        /// direction is a variable (see `Core::tabulate_steps`).
+        masks: Option<super::core::StepMasks<W>>,
         to: CTest<W>,
         cond: Option<CondFn<W>>,
         then: u16,
@@ -93,6 +96,9 @@ pub enum Mode<const W: usize> {
     CountIn(Bits<W>),
 }
 
+/// The class filter of an emitter that takes moves of every class.
+pub const ANY_CLASS: u8 = u8::MAX - 1;
+
 /// Where generated moves go.
 pub struct Emit<'a, const W: usize> {
     pub mode: Mode<W>,
@@ -102,6 +108,9 @@ pub struct Emit<'a, const W: usize> {
     pub piece: u8,
     /// In `Nth` mode, also push the candidates before the n-th (to spot duplicates).
     pub keep_before: bool,
+    /// Only moves of this class of `priority` (`NO_CLASS`: of none) count, unless it is
+    /// `ANY_CLASS`.
+    pub class: u8,
 }
 
 impl<'a, const W: usize> Emit<'a, W> {
@@ -113,7 +122,15 @@ impl<'a, const W: usize> Emit<'a, W> {
             found: None,
             piece: 0,
             keep_before: false,
+            class: ANY_CLASS,
         }
+    }
+
+    /// Whether this emitter only counts or looks for one cell, so that a statement may
+    /// give its targets as a set.
+    #[inline(always)]
+    pub fn by_sets(&self) -> bool {
+        matches!(self.mode, Mode::Count | Mode::CountIn(_) | Mode::Hit(_))
     }
 
     #[inline(always)]
@@ -252,7 +269,22 @@ impl<const W: usize> Core<W> {
         rules: &[CStmt<W>],
         e: &mut Emit<W>,
     ) -> bool {
+        // Statements outside the class an emitter takes produce nothing it counts.
+        let other_class = e.class != ANY_CLASS && e.class != cx.class;
         for s in rules {
+            if other_class
+                && !matches!(
+                    s,
+                    CStmt::For { .. }
+                        | CStmt::ForPiece { .. }
+                        | CStmt::Let { .. }
+                        | CStmt::If { .. }
+                        | CStmt::New(_)
+                        | CStmt::Class { .. }
+                )
+            {
+                continue;
+            }
             let stop = match s {
                 CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
                     cx.slots[*slot as usize] = self.dir(cx, d) as u16;
@@ -284,10 +316,33 @@ impl<const W: usize> Core<W> {
                     }
                 }
                 CStmt::Step {
+                    masks: Some(masks),
+                    to,
+                    cond: None,
+                    then,
+                    ..
+                } if e.by_sets() && to.is_set() => {
+                    // Counting is a popcount and a hit one bit; listing or decoding one
+                    // move walks the few directions faster than it builds the set.
+                    cx.from != NONE && {
+                        let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
+                        match e.mode {
+                            Mode::Hit(c) => {
+                                mask.has(c) && to.holds(self, st, cx, c) && e.one(cx, c, *then)
+                            }
+                            _ => {
+                                let set = to.set(self, st, cx).expect("a set test");
+                                e.many(cx, mask.and(set), *then)
+                            }
+                        }
+                    }
+                }
+                CStmt::Step {
                     dirs,
                     to,
                     cond,
                     then,
+                    ..
                 } => {
                     cx.from != NONE
                         && dirs.iter().any(|&d| {
@@ -358,6 +413,7 @@ impl<const W: usize> Core<W> {
                     cx.create = saved;
                     stop
                 }
+                CStmt::Class { class, body } if e.class != ANY_CLASS && e.class != *class => false,
                 CStmt::Class { class, body } => {
                     let saved = cx.class;
                     cx.class = *class;
@@ -367,10 +423,14 @@ impl<const W: usize> Core<W> {
                 }
                 CStmt::Chain(id) => {
                     cx.from != NONE && {
-                        let mut scratch = st.clone();
-                        let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                        // Most pieces have no first hop: they cost no copy of the state.
                         let origin = *cx;
-                        self.chain(&mut scratch, &origin, cx.from, *id, &mut path, e)
+                        let hops = self.hops(st, &origin, cx.from, *id, e.piece);
+                        !hops.is_empty() && {
+                            let mut scratch = st.clone();
+                            let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                            self.chain(&mut scratch, &origin, hops, *id, &mut path, e)
+                        }
                     }
                 }
                 CStmt::Place { on, cond, then } => {
@@ -487,28 +547,31 @@ impl<const W: usize> Core<W> {
 }
 
 impl<const W: usize> Core<W> {
-    /// Explores the hops of chain `id` from `at` on a scratch state, emitting every
-    /// complete path (one that no hop continues, or that `until` ends). True when the
-    /// emitter asked to stop.
+    /// The hops of chain `id` from `at`.
+    fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8) -> Vec<Move> {
+        let mut hops = Vec::new();
+        let mut he = Emit::new(Mode::Collect, &mut hops);
+        he.piece = piece;
+        let mut cx = *origin;
+        cx.from = at;
+        cx.create = false;
+        self.generate(st, &mut cx, &self.chains[id as usize].0, &mut he);
+        hops
+    }
+
+    /// Explores the hops of chain `id` (`hops`, those from where the piece stands) on a
+    /// scratch state, emitting every complete path (one that no hop continues, or that
+    /// `until` ends). True when the emitter asked to stop.
     fn chain(
         &self,
         st: &mut State<W>,
         origin: &Ctx,
-        at: Cell,
+        hops: Vec<Move>,
         id: u16,
         path: &mut Vec<Cell>,
         e: &mut Emit<W>,
     ) -> bool {
-        let (body, until) = &self.chains[id as usize];
-        let mut hops = Vec::new();
-        {
-            let mut he = Emit::new(Mode::Collect, &mut hops);
-            he.piece = e.piece;
-            let mut cx = *origin;
-            cx.from = at;
-            cx.create = false;
-            self.generate(st, &mut cx, body, &mut he);
-        }
+        let until = &self.chains[id as usize].1;
         if hops.is_empty() {
             return !path.is_empty() && e.chain(origin, id, path);
         }
@@ -525,7 +588,8 @@ impl<const W: usize> Core<W> {
             let stop = if ended {
                 e.chain(origin, id, path)
             } else {
-                self.chain(st, origin, h.to, id, path, e)
+                let next = self.hops(st, origin, h.to, id, e.piece);
+                self.chain(st, origin, next, id, path, e)
             };
             self.unmake(st, frame);
             path.pop();

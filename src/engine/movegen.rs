@@ -3,11 +3,12 @@
 //! fail `legal if`. Also their number without listing them, and one of them drawn
 //! uniformly at random without listing them either.
 
+use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-use super::generate::{Emit, Mode};
+use super::generate::{ANY_CLASS, Emit, Mode};
 use super::search::Rng;
-use super::state::{Cell, Move, MoveKind, NONE, State};
+use super::state::{Cell, Move, MoveKind, NO_CLASS, NONE, State};
 
 /// A piece (on the board, or in hand when `from` is `NONE`) and how many candidate moves
 /// its rules produce.
@@ -24,6 +25,53 @@ pub struct Scratch {
     origins: Vec<Origin>,
     rejected: Vec<u32>,
     moves: Vec<Move>,
+    /// The actions the player to move may take, by index.
+    actions: Vec<u8>,
+}
+
+/// Moves already listed, to drop later moves written alike in linear time: per kind,
+/// origin (or piece) and piece choice, the cells moved to; moves that a cell does not tell
+/// apart (chains, choices, actions) are compared one by one.
+#[derive(Default)]
+struct Seen<const W: usize> {
+    keys: Vec<(MoveKind, Cell, u8)>,
+    targets: Vec<Bits<W>>,
+    others: Vec<Move>,
+}
+
+impl<const W: usize> Seen<W> {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.targets.clear();
+        self.others.clear();
+    }
+
+    /// Records `m`; false when a move written alike was recorded before.
+    fn first(&mut self, m: &Move) -> bool {
+        if m.hops > 0 || m.cell_choice != NONE || m.to == NONE {
+            if self.others.iter().any(|x| x.same_as(m)) {
+                return false;
+            }
+            self.others.push(*m);
+            return true;
+        }
+        let origin = match m.kind {
+            MoveKind::Normal => m.from,
+            _ => m.piece as Cell,
+        };
+        let key = (m.kind, origin, m.choice);
+        let i = match self.keys.iter().position(|k| *k == key) {
+            Some(i) => i,
+            None => {
+                self.keys.push(key);
+                self.targets.push(Bits::EMPTY);
+                self.keys.len() - 1
+            }
+        };
+        let fresh = !self.targets[i].has(m.to);
+        self.targets[i].insert(m.to);
+        fresh
+    }
 }
 
 impl<const W: usize> Core<W> {
@@ -54,13 +102,33 @@ impl<const W: usize> Core<W> {
     pub fn legal_moves(&self, st: &mut State<W>, out: &mut Vec<Move>) {
         out.clear();
         let view: &State<W> = st;
+        // A piece's rules may repeat one of its moves; pieces made from nothing may be
+        // made from several pieces. Either way the first keeps it.
+        let mut own = Seen::<W>::default();
+        let mut made = Seen::<W>::default();
         self.origins(view, |from, piece| {
             let first = out.len();
             let mut e = Emit::new(Mode::Collect, out);
             self.run(view, from, piece, &mut e);
-            if self.may_duplicate[piece as usize] {
-                dedup(out, first);
+            let repeats = self.may_duplicate[piece as usize];
+            if !repeats && !self.creates {
+                return;
             }
+            own.clear();
+            let mut kept = first;
+            for i in first..out.len() {
+                let m = out[i];
+                let keep = if m.kind == MoveKind::Create {
+                    made.first(&m)
+                } else {
+                    !repeats || own.first(&m)
+                };
+                if keep {
+                    out[kept] = m;
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
         });
         if self.simple {
             if self.legal.is_some() {
@@ -68,10 +136,10 @@ impl<const W: usize> Core<W> {
             }
             return;
         }
-        // Pieces made from nothing may be made from several pieces: once each.
-        dedup(out, 0);
         self.add_actions(st, out);
-        self.expand_choices(st, out);
+        if self.any_choice {
+            self.expand_choices(st, out);
+        }
         if self.legal.is_some() {
             out.retain(|m| self.is_legal(st, m));
         }
@@ -159,30 +227,80 @@ impl<const W: usize> Core<W> {
 
     /// How many legal moves the player to move has (a pass excluded).
     pub fn count_legal(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
-        if self.simple && self.legal.is_none() && !self.may_duplicate.iter().any(|&d| d) {
+        if self.legal.is_none()
+            && !self.any_choice
+            && !self.creates
+            && self.program.game.priority.is_none()
+            && !self.may_duplicate.iter().any(|&d| d)
+        {
             let mut none = Vec::new();
             let mut e = Emit::new(Mode::Count, &mut none);
             self.origins(st, |from, piece| self.run(st, from, piece, &mut e));
-            return e.count;
+            let mut cx = Ctx::new(st.s.to_move);
+            let actions = self
+                .actions
+                .iter()
+                .filter(|(when, _)| when(self, st, &mut cx));
+            return e.count + actions.count() as u32;
         }
         self.legal_moves(st, buf);
         buf.len() as u32
     }
 
     /// A legal move drawn uniformly at random, or `None` when there is none; no move list
-    /// is built. First a few draws against upper bounds (`random_by_bounds`); when they all
-    /// miss, candidates are counted per piece, one is drawn and decoded, and a duplicate
-    /// of an earlier candidate or one failing `legal if` is set aside and another drawn
-    /// among the rest. Either way every legal move is equally likely.
+    /// is built unless choices or `priority longest` need one (`Core::list_draws`). With
+    /// priority between classes, the draw is among the moves of the first class that has
+    /// a legal one, class by class, then among the moves of no class.
     pub fn random_legal(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
-        if !self.simple {
-            // Classes, chains, choices and actions need the whole list.
+        if self.list_draws {
             self.legal_moves(st, &mut sc.moves);
             return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
         }
-        if let Some(m) = self.random_by_bounds(st, rng, sc) {
-            return Some(m);
+        sc.actions.clear();
+        if !self.actions.is_empty() {
+            let mut cx = Ctx::new(st.s.to_move);
+            for (i, (when, _)) in self.actions.iter().enumerate() {
+                if when(self, st, &mut cx) {
+                    sc.actions.push(i as u8);
+                }
+            }
         }
+        let Some(priority) = &self.program.game.priority else {
+            // Upper bounds per piece do not cover chains, whose paths branch.
+            if self.chains.is_empty()
+                && let Some(m) = self.random_by_bounds(st, rng, sc)
+            {
+                return Some(m);
+            }
+            return self.random_exact(st, rng, sc, ANY_CLASS);
+        };
+        for class in 0..priority.classes.len() as u8 {
+            if let Some(m) = self.random_exact(st, rng, sc, class) {
+                return Some(m);
+            }
+        }
+        self.random_exact(st, rng, sc, NO_CLASS)
+    }
+
+    /// The action a candidate index past the pieces' candidates stands for.
+    fn action(&self, index: usize) -> Move {
+        let mut m = Move::PASS;
+        m.kind = MoveKind::Action;
+        m.piece = index as u8;
+        m
+    }
+
+    /// A legal move of class `class` (or of any, with `ANY_CLASS`) drawn uniformly:
+    /// candidates are counted per piece, one is drawn and decoded, and a duplicate of an
+    /// earlier candidate or one failing `legal if` is set aside and another drawn among
+    /// the rest. Actions (of no class) come after the pieces' candidates.
+    fn random_exact(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        class: u8,
+    ) -> Option<Move> {
         sc.origins.clear();
         sc.rejected.clear();
         let mut total = 0u32;
@@ -192,6 +310,7 @@ impl<const W: usize> Core<W> {
             let view: &State<W> = st;
             self.origins(view, |from, piece| {
                 let mut e = Emit::new(Mode::Count, &mut none);
+                e.class = class;
                 self.run(view, from, piece, &mut e);
                 if e.count > 0 {
                     origins.push(Origin {
@@ -202,6 +321,10 @@ impl<const W: usize> Core<W> {
                     total += e.count;
                 }
             });
+        }
+        let pieces = total;
+        if class == ANY_CLASS || class == NO_CLASS {
+            total += sc.actions.len() as u32;
         }
         loop {
             let left = total - sc.rejected.len() as u32;
@@ -217,23 +340,23 @@ impl<const W: usize> Core<W> {
                     break;
                 }
             }
-            let mut offset = 0;
-            let origin = *sc
-                .origins
-                .iter()
-                .find(|o| {
-                    if k < offset + o.count {
-                        true
-                    } else {
-                        offset += o.count;
-                        false
-                    }
-                })
-                .expect("k is below the total");
-            let m = self.nth(st, origin.from, origin.piece, k - offset, &mut sc.moves);
-            let m = m.expect("the n-th candidate exists");
-            let first = !sc.moves.iter().any(|x| x.same_as(&m));
-            if first && self.is_legal(st, &m) {
+            let m = if k >= pieces {
+                self.action(sc.actions[(k - pieces) as usize] as usize)
+            } else {
+                let (at, offset) = locate(&sc.origins, k);
+                let o = sc.origins[at];
+                let m = self.nth(st, o.from, o.piece, k - offset, class, &mut sc.moves);
+                let m = m.expect("the n-th candidate exists");
+                if sc.moves.iter().any(|x| x.same_as(&m))
+                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
+                {
+                    let at = sc.rejected.partition_point(|&x| x < k);
+                    sc.rejected.insert(at, k);
+                    continue;
+                }
+                m
+            };
+            if self.is_legal(st, &m) {
                 return Some(m);
             }
             let at = sc.rejected.partition_point(|&x| x < k);
@@ -241,12 +364,26 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// Whether a piece made from nothing could also be made by one of `earlier` pieces
+    /// (which then has it: a move counts once, for the first piece that makes it).
+    #[cold]
+    fn made_before(&self, st: &State<W>, m: &Move, earlier: &[Origin]) -> bool {
+        earlier.iter().any(|o| {
+            let mut made = Vec::new();
+            let mut e = Emit::new(Mode::Collect, &mut made);
+            self.run(st, o.from, o.piece, &mut e);
+            made.iter().any(|x| x.same_as(m))
+        })
+    }
+
     /// Rejection sampling: each piece is given as many slots as its rules could ever
-    /// produce candidates from where it stands (`Core::bound`); a slot is drawn uniformly
-    /// and decoded, and kept when it is a candidate, not a duplicate of an earlier one,
-    /// and legal. Every legal move has exactly one slot, so a kept draw is uniform; only
-    /// the drawn piece's rules run. Gives up (`None`) after a few misses, which also
-    /// happens when there is no legal move at all.
+    /// produce candidates from where it stands (`Core::bound`), and each action one; a
+    /// slot is drawn uniformly and decoded, and kept when it is a candidate, not a
+    /// duplicate of an earlier one, and legal. Every legal move has exactly one slot, so
+    /// a kept draw is uniform; only the drawn piece's rules run. Gives up (`None`) after
+    /// a few misses, which also happens when there is no legal move at all: no more
+    /// misses than there are pieces, since a miss costs about what counting one piece's
+    /// candidates costs.
     fn random_by_bounds(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
@@ -265,28 +402,30 @@ impl<const W: usize> Core<W> {
                 total += bound;
             }
         });
+        let pieces = total;
+        total += sc.actions.len() as u32;
         if total == 0 {
             return None;
         }
         for _ in 0..TRIES {
-            let mut k = rng.below(total as usize) as u32;
-            let o = *sc
-                .origins
-                .iter()
-                .find(|o| {
-                    if k < o.count {
-                        true
-                    } else {
-                        k -= o.count;
-                        false
-                    }
-                })
-                .expect("k is below the total");
-            let Some(m) = self.nth(st, o.from, o.piece, k, &mut sc.moves) else {
-                continue;
+            let k = rng.below(total as usize) as u32;
+            let m = if k >= pieces {
+                self.action(sc.actions[(k - pieces) as usize] as usize)
+            } else {
+                let (at, offset) = locate(&sc.origins, k);
+                let o = sc.origins[at];
+                let Some(m) = self.nth(st, o.from, o.piece, k - offset, ANY_CLASS, &mut sc.moves)
+                else {
+                    continue;
+                };
+                if sc.moves.iter().any(|x| x.same_as(&m))
+                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
+                {
+                    continue;
+                }
+                m
             };
-            let first = !sc.moves.iter().any(|x| x.same_as(&m));
-            if first && self.is_legal(st, &m) {
+            if self.is_legal(st, &m) {
                 return Some(m);
             }
         }
@@ -301,24 +440,28 @@ impl<const W: usize> Core<W> {
         from: Cell,
         piece: u8,
         index: u32,
+        class: u8,
         before: &mut Vec<Move>,
     ) -> Option<Move> {
         before.clear();
         let mut e = Emit::new(Mode::Nth(index), before);
+        e.class = class;
         e.keep_before = self.may_duplicate[piece as usize];
         self.run(st, from, piece, &mut e);
         e.found
     }
 }
 
-/// Drops, among `out[first..]`, moves with the notation of an earlier one.
-fn dedup(out: &mut Vec<Move>, first: usize) {
-    let mut i = first;
-    while i < out.len() {
-        if out[first..i].iter().any(|x| x.same_as(&out[i])) {
-            out.remove(i);
-        } else {
-            i += 1;
+/// Which origin the `k`-th candidate belongs to, and how many candidates come before
+/// that origin's.
+#[inline(always)]
+fn locate(origins: &[Origin], k: u32) -> (usize, u32) {
+    let mut offset = 0;
+    for (i, o) in origins.iter().enumerate() {
+        if k < offset + o.count {
+            return (i, offset);
         }
+        offset += o.count;
     }
+    unreachable!("k is below the total")
 }

@@ -48,6 +48,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 then: t,
             } => CStmt::Step {
                 dirs: dirs.clone(),
+                masks: None,
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
                 then: then(t),
