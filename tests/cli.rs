@@ -559,3 +559,51 @@ fn bench_columns_fit_the_longest_game_name() {
     }
     assert!(lines[2].starts_with("A game whose name is longer than the columns "));
 }
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for (shell, marker) in [
+        ("bash", "complete -F _regula"),
+        ("zsh", "#compdef regula"),
+        ("fish", "complete -c regula"),
+    ] {
+        let (code, out, err) = regula(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(marker), "{shell}: {out}");
+        // Verbs and their options are there to complete.
+        assert!(out.contains("perft") && out.contains("variant"), "{shell}");
+    }
+    let (code, _, err) = regula(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("possible values"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_perft_says_what_was_counted() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regula"))
+        .args([
+            "perft",
+            "games/shakti.game",
+            "9",
+            "--divide",
+            "--threads",
+            "1",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("regula runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("regula ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.starts_with("interrupted: "), "{err}");
+    assert!(err.contains(" of 28 root moves counted"), "{err}");
+}

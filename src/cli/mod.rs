@@ -345,6 +345,14 @@ enum Command {
     /// Check the expectations of `.tests` files: perft counts, moves, results, boards.
     #[command(after_help = test::AFTER_HELP)]
     Test(test::TestArgs),
+    /// Print a completion script for a shell, to tab-complete verbs and options.
+    #[command(
+        after_help = "Example:\n  regula completions bash > ~/.local/share/bash-completion/completions/regula\n  regula completions zsh > ~/.zfunc/_regula\n  regula completions fish > ~/.config/fish/completions/regula.fish"
+    )]
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }
 
 pub fn main() -> i32 {
@@ -530,6 +538,12 @@ pub fn main() -> i32 {
             format,
         ),
         Command::Fmt { files, check } => regula::fmt::run(&files, check),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "regula", &mut out);
+            print(&String::from_utf8_lossy(&out))
+        }
         Command::Lsp => regula::lsp::run(),
         Command::Test(args) => test::run(&args),
         Command::Explain { code: None } => print(

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 /// A count that takes longer than this shows its progress (on a terminal).
 const QUIET: Duration = Duration::from_secs(1);
 
+/// Set by Ctrl-C while a count is split over the root moves.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 pub struct Options {
     pub depth: u32,
     pub divide: bool,
@@ -96,6 +99,9 @@ fn split(engine: &Engine, roots: &[(String, Position)], o: &Options, human: bool
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} root moves, {elapsed}")
             .expect("a valid template"),
     );
+    // Ctrl-C stops the count but says what it had counted; without a handler (one is
+    // already set, or the platform refuses) it simply ends the process.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst));
     let started = Instant::now();
     let mut shown = false;
     let mut counts: Vec<Option<u64>> = vec![None; n];
@@ -129,6 +135,14 @@ fn split(engine: &Engine, roots: &[(String, Position)], o: &Options, human: bool
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             }
+            if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+                bar.finish_and_clear();
+                if shown {
+                    // The bar's line, in case the terminal still shows it.
+                    eprint!("\r\x1b[2K");
+                }
+                interrupted(roots, &counts, printed);
+            }
             if terminal && !shown && started.elapsed() > QUIET {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
                 shown = true;
@@ -150,4 +164,20 @@ fn split(engine: &Engine, roots: &[(String, Position)], o: &Options, human: bool
         .into_iter()
         .map(|c| c.expect("every root move counted"))
         .collect()
+}
+
+/// Ends the process after Ctrl-C with what was counted: the root moves done and the sum
+/// of their counts (with `--divide`, the rows printed so far are complete).
+fn interrupted(roots: &[(String, Position)], counts: &[Option<u64>], printed: usize) -> ! {
+    let done = counts.iter().flatten().count();
+    let partial: u64 = counts.iter().flatten().sum();
+    let mut text = format!(
+        "interrupted: {done} of {} root moves counted, {partial} nodes below them",
+        roots.len()
+    );
+    if printed > 0 {
+        text.push_str(&format!("; the {printed} row(s) above are complete"));
+    }
+    eprintln!("{text}");
+    std::process::exit(130)
 }
