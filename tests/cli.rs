@@ -581,7 +581,7 @@ fn completions_are_printed_for_each_shell() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_during_perft_says_what_was_counted() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regula"))
+    let child = Command::new(env!("CARGO_BIN_EXE_regula"))
         .args([
             "perft",
             "games/shakti.game",
