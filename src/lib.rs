@@ -1,7 +1,7 @@
 //! Regula: a description language for board games, and an interpreter that runs it.
 //!
 //! A game file goes through three stages, each with one job and a typed boundary:
-//! [`syntax`] parses text into a tree, [`check`] resolves and types it into the [`ir`],
+//! `syntax` parses text into a tree, `check` resolves and types it into the [`ir`],
 //! and [`engine`] compiles the IR into tables and plays it.
 //!
 //! ```
@@ -22,22 +22,33 @@
 //! names.sort();
 //! assert_eq!(names, ["a1-a2", "a1-a3", "a1-b1", "a1-c1"]);
 //! ```
+//!
+//! The documented surface is [`testing`] (for authors' own tests), [`engine`], [`agents`],
+//! [`variants`], [`ir`], [`geometry`], [`picture`] and [`diag`], with the functions below.
+//! The stages' insides (the syntax tree, the checker, the formatter and the language
+//! server) are public only so that the `regula` binary and the repository's tests can
+//! reach them; they are hidden from the documentation and may change at any time.
 #![forbid(unsafe_code)]
 
 pub mod agents;
+#[doc(hidden)]
 pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod expect;
+#[doc(hidden)]
 pub mod fmt;
 pub mod geometry;
 pub mod ir;
+#[doc(hidden)]
 pub mod keywords;
 pub mod load;
+#[doc(hidden)]
 pub mod lsp;
 pub mod picture;
 #[doc(hidden)]
 pub mod selfcheck;
+#[doc(hidden)]
 pub mod syntax;
 pub mod testing;
 pub mod variants;

@@ -22,7 +22,7 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 const SAMPLE: usize = 256;
 
 /// A text with where its lines start and how many characters precede every
-/// [`SAMPLE`]-th byte, so that the line and column of an offset cost a binary search and
+/// `SAMPLE`-th byte, so that the line and column of an offset cost a binary search and
 /// a scan of at most `SAMPLE` bytes, however many diagnostics a file has and however long
 /// its lines are.
 pub struct SourceIndex<'a> {
