@@ -327,6 +327,10 @@ fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
         let kind = if matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
             i += 1;
             continue;
+        } else if i == 0 && rest.starts_with("\u{feff}".as_bytes()) {
+            // A byte-order mark, which the grammar skips.
+            i += 3;
+            continue;
         } else if rest.starts_with(b"//") {
             i += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
             TokenKind::LineComment
