@@ -316,7 +316,7 @@ fn is_ident(b: u8) -> bool {
 }
 
 /// The lexer's tokens of `source[start..end]`, without the parser's help.
-fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
+pub(super) fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
     let bytes = &source.as_bytes()[..end];
     let mut out = Vec::new();
     let mut i = start;
