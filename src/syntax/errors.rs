@@ -22,7 +22,7 @@ fn describe(rule: &Rule) -> Option<String> {
         name | name_list => "a name",
         params => "`(`",
         square | squares => "a square such as `e5`",
-        int => "a number",
+        int | num | hand_num | file_num => "a number",
         string => "a quoted string",
         meta => "a `key \"text\"` line",
         player_decl => "a player name",
@@ -139,7 +139,7 @@ pub(super) fn syntax_error(
     // A broken stretch is read alone: when it ends too early, what was found instead is
     // the next thing in the file.
     let pos = next_token(source, pos);
-    let after = (pos >= stretch.trim_end().len() && top_level)
+    let after = (pos >= stretch.trim_end().len() && top_level && expected.is_some())
         .then(|| last_token_before(full, base, pos))
         .flatten();
     let condition = expected.as_deref() == Some(EXPRESSION)
@@ -173,7 +173,11 @@ pub(super) fn syntax_error(
     } else {
         syntax_hint(full, base, pos, &keywords_expected, expected.as_deref())
     };
-    let hint = hint.or_else(|| section_form(stretch));
+    let hint = hint.or_else(|| section_form(stretch)).or_else(|| {
+        after.map(|_| {
+            "the section ends here, at the end of its line: is something missing?".to_string()
+        })
+    });
     if let Some(h) = hint {
         d = d.with_hint(h);
     }
@@ -344,6 +348,9 @@ fn section_form(stretch: &str) -> Option<String> {
             "a definition is `define {name} = EXPRESSION`, or with parameters `define {name}(c) = c is empty`"
         ),
         "group" => format!("a group is `group {name} = Piece, Piece, ...`"),
+        "moves" | "attacks" => format!(
+            "move rules are `{keyword} {name} {{ ... }}`, e.g. `{keyword} {name} {{ step all to empty }}`"
+        ),
         "score" => "the score is a number: e.g. `score = count cells where friend`".into(),
         "param" => format!(
             "a parameter is `param {name} = DEFAULT in MIN .. MAX`, e.g. `param {name} = 8 in 4 .. 12`"
