@@ -28,6 +28,8 @@ impl<'a> Checker<'a> {
                 format!("`{}` is a built-in name and cannot be redefined", n.text),
             )
             .hint = Some("choose another name".into());
+            // Its uses mean the declaration, which is reported: not one error per use.
+            self.broken.declared.insert(n.text.clone());
             return false;
         }
         if geometry::looks_like_cell_name(&n.text) {
@@ -40,6 +42,7 @@ impl<'a> Checker<'a> {
                 ),
             )
             .hint = Some("names of cells are reserved; add a letter after the digits".into());
+            self.broken.declared.insert(n.text.clone());
             return false;
         }
         if let Err(first) = self.symbols.declare(&n.text, n.span, symbol) {
@@ -59,7 +62,7 @@ impl<'a> Checker<'a> {
     /// that would only repeat the problem.
     fn too_many(&mut self, name: &Name, msg: String) {
         self.error(Code::E0118, name.span, msg);
-        self.broken.words.insert(name.text.clone());
+        self.broken.declared.insert(name.text.clone());
     }
 
     pub(super) fn declare(&mut self, file: &'a ast::File) {

@@ -493,13 +493,32 @@ impl<'a> Checker<'a> {
                         .filter(|b| matches!(b.kind, BuiltinKind::Value | BuiltinKind::Player))
                         .map(|b| b.word),
                 );
-                self.unknown(
+                // Names may hold dashes: `turns-1` is one (unknown) name, not `turns - 1`.
+                let known = |w: &str| {
+                    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+                        || extra.contains(&w)
+                        || matches!(
+                            self.symbols.get(w),
+                            Some(Symbol::Define(_) | Symbol::Counter(_))
+                        )
+                };
+                let spaced = t
+                    .match_indices('-')
+                    .map(|(i, _)| (&t[..i], &t[i + 1..]))
+                    .find(|(a, b)| known(a) && known(b))
+                    .map(|(a, b)| format!("{a} - {b}"));
+                let d = self.unknown(
                     Code::E0100,
                     n,
                     format!("unknown name `{t}`"),
                     |s| matches!(s, Symbol::Define(_) | Symbol::Counter(_)),
                     &extra,
                 );
+                if let (Some(d), Some(spaced)) = (d, spaced) {
+                    d.hint = Some(format!(
+                        "a `-` inside a word is part of the name: to subtract, write `{spaced}` with spaces"
+                    ));
+                }
                 return None;
             }
         })

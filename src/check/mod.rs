@@ -115,13 +115,33 @@ struct Expansion {
     refused: bool,
 }
 
-/// What broken sections (syntax errors) may have said: their words are not reported as
-/// unknown or unused, and a broken `board` or `players` is not reported missing.
+/// What broken sections (syntax errors) may have said: the names they may have declared
+/// are not reported as unknown, their words are not reported unused, and a broken `board`
+/// or `players` is not reported missing.
 #[derive(Default)]
 struct Broken {
     any: bool,
     words: HashSet<String>,
+    /// Names that a broken section, or a declaration refused, may have declared: their
+    /// uses are not reported, which would only repeat the first error.
+    declared: HashSet<String>,
     sections: HashSet<String>,
+}
+
+/// The names a broken section may have declared, from its words in order: the name after
+/// the keyword of a section that declares one; nothing for a section that declares none;
+/// any of its words otherwise (the players, the classes of move rules, a variant's
+/// sections, text that starts with no keyword).
+fn declared_by<'w>(keyword: Option<&str>, words: &'w [String]) -> &'w [String] {
+    match keyword {
+        Some("region" | "flag" | "piece" | "group" | "counter" | "define" | "param" | "action") => {
+            words.get(1..2).unwrap_or_default()
+        }
+        Some(
+            "game" | "board" | "setup" | "hand" | "after" | "legal" | "pass" | "score" | "end",
+        ) => &[],
+        _ => words,
+    }
 }
 
 pub(crate) struct Checker<'a> {
@@ -175,6 +195,9 @@ impl<'a> Checker<'a> {
         for item in &file.items {
             if let Item::Broken { keyword, words, .. } = item {
                 broken.any = true;
+                broken
+                    .declared
+                    .extend(declared_by(keyword.as_deref(), words).iter().cloned());
                 broken.words.extend(words.iter().cloned());
                 broken.sections.extend(keyword.iter().cloned());
             }
@@ -219,8 +242,9 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports a name that is not what it should be, with the closest declared name of the
-    /// kinds `keep` accepts (or of `extra`) as a suggestion. A word of a broken section is
-    /// not reported (that section may have declared it): then there is no diagnostic.
+    /// kinds `keep` accepts (or of `extra`) as a suggestion. A name that a broken section
+    /// or a refused declaration may have declared is not reported: then there is no
+    /// diagnostic.
     fn unknown(
         &mut self,
         code: Code,
@@ -229,7 +253,7 @@ impl<'a> Checker<'a> {
         keep: impl Fn(&Symbol) -> bool,
         extra: &[&str],
     ) -> Option<&mut Diagnostic> {
-        if self.broken.words.contains(&n.text) {
+        if self.broken.declared.contains(&n.text) {
             return None;
         }
         let hint = self.symbols.suggest(&n.text, keep, extra);

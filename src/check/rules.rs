@@ -324,7 +324,8 @@ impl<'a> Checker<'a> {
         let outcome = match &rule.outcome {
             ast::Outcome::Draw => Some(ir::Outcome::Draw),
             ast::Outcome::HigherScoreWins => {
-                if !self.has_score {
+                // A broken `score` section is reported already.
+                if !self.has_score && !self.broken.sections.contains("score") {
                     self.error(Code::E0131, rule.span, "`higher score wins` needs a score")
                         .hint = Some(
                         "declare how a player scores, e.g. `score = count cells where friend`"

@@ -61,7 +61,7 @@ pub fn parse(source: &str) -> Parsed {
     let file = match Grammar::parse(Rule::file, source) {
         Ok(mut pairs) => pairs.next().expect("the file rule always yields one pair"),
         // `broken` accepts any text, so this is not expected; report it all the same.
-        Err(e) => return refuse(errors::syntax_error(source, 0, e)),
+        Err(e) => return refuse(errors::syntax_error(source, 0, source.len(), e)),
     };
     let mut out = Parsed::default();
     for p in file.into_inner() {
@@ -135,10 +135,32 @@ fn too_deep(deep: limits::TooDeep) -> Diagnostic {
 /// The syntax error of a stretch that does not form a section: the stretch is read again
 /// alone, as one section, to find where and why it fails.
 fn broken_stretch(source: &str, span: Span) -> Diagnostic {
-    match Grammar::parse(Rule::lone_item, &source[span.start..span.end]) {
-        Err(e) => errors::syntax_error(source, span.start, e),
+    match parse_in_detail(&source[span.start..span.end]) {
+        Err(e) => errors::syntax_error(source, span.start, span.end - span.start, e),
         Ok(_) => Diagnostic::new(Code::E0001, span, "this text cannot be read as a section"),
     }
+}
+
+/// Longest broken stretch read again with pest's record of every token it tried (which
+/// costs about three times a plain parse).
+const MAX_DETAILED: usize = 64 * 1024;
+
+/// Parses a stretch alone as one section; a short one with pest's record of the tokens it
+/// tried, which names a missing `=` or `:` where its rule-level report cannot.
+fn parse_in_detail(text: &str) -> Result<(), pest::error::Error<Rule>> {
+    use std::sync::{Mutex, PoisonError};
+    // The switch is pest's, for the whole process: only this function turns it on, and
+    // only while it holds the lock, so that its own parse always has the record and other
+    // parses at worst pay for one they do not read.
+    static DETAIL: Mutex<()> = Mutex::new(());
+    if text.len() > MAX_DETAILED {
+        return Grammar::parse(Rule::lone_item, text).map(drop);
+    }
+    let _only_one = DETAIL.lock().unwrap_or_else(PoisonError::into_inner);
+    pest::set_error_detail(true);
+    let parsed = Grammar::parse(Rule::lone_item, text).map(drop);
+    pest::set_error_detail(false);
+    parsed
 }
 
 /// A broken stretch in the tree, with the words it mentions: names it may have declared,

@@ -316,7 +316,7 @@ fn is_ident(b: u8) -> bool {
 }
 
 /// The lexer's tokens of `source[start..end]`, without the parser's help.
-fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
+pub(super) fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
     let bytes = &source.as_bytes()[..end];
     let mut out = Vec::new();
     let mut i = start;
@@ -326,6 +326,10 @@ fn lex(source: &str, start: usize, end: usize) -> Vec<Token> {
         let rest = &bytes[i..];
         let kind = if matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
             i += 1;
+            continue;
+        } else if i == 0 && rest.starts_with("\u{feff}".as_bytes()) {
+            // A byte-order mark, which the grammar skips.
+            i += 3;
             continue;
         } else if rest.starts_with(b"//") {
             i += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
