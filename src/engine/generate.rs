@@ -126,11 +126,12 @@ impl<'a, const W: usize> Emit<'a, W> {
         }
     }
 
-    /// Whether this emitter only counts or looks for one cell, so that a statement may
-    /// give its targets as a set.
+    /// Whether a statement may give this emitter its targets as a set: all but decoding
+    /// one move, which stops at it and so walks a few directions faster than it builds
+    /// the set.
     #[inline(always)]
     pub fn by_sets(&self) -> bool {
-        matches!(self.mode, Mode::Count | Mode::CountIn(_) | Mode::Hit(_))
+        !matches!(self.mode, Mode::Nth(_))
     }
 
     #[inline(always)]
@@ -322,8 +323,6 @@ impl<const W: usize> Core<W> {
                     then,
                     ..
                 } if e.by_sets() && to.is_set() => {
-                    // Counting is a popcount and a hit one bit; listing or decoding one
-                    // move walks the few directions faster than it builds the set.
                     cx.from != NONE && {
                         let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
                         match e.mode {

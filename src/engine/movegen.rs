@@ -407,7 +407,7 @@ impl<const W: usize> Core<W> {
         if total == 0 {
             return None;
         }
-        for _ in 0..TRIES {
+        for _ in 0..TRIES.min(sc.origins.len() + sc.actions.len()) {
             let k = rng.below(total as usize) as u32;
             let m = if k >= pieces {
                 self.action(sc.actions[(k - pieces) as usize] as usize)
