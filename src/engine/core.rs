@@ -506,7 +506,15 @@ impl<const W: usize> Core<W> {
         const MAX_STEP_TABLES: usize = 64;
         for s in rules {
             match s {
-                CStmt::Step { dirs, masks, .. } => {
+                // Only a step whose targets form a set (no condition, a test of sets)
+                // can use the table.
+                CStmt::Step {
+                    dirs,
+                    masks,
+                    to,
+                    cond: None,
+                    ..
+                } if to.is_set() => {
                     let relative = dirs.iter().any(|d| matches!(d, DirRef::Rel(_)));
                     let fixed = dirs
                         .iter()

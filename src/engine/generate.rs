@@ -319,10 +319,9 @@ impl<const W: usize> Core<W> {
                 CStmt::Step {
                     masks: Some(masks),
                     to,
-                    cond: None,
                     then,
                     ..
-                } if e.by_sets() && to.is_set() => {
+                } if e.by_sets() => {
                     cx.from != NONE && {
                         let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
                         match e.mode {
