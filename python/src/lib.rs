@@ -234,11 +234,14 @@ impl Game {
         depth: u32,
         threads: Option<usize>,
         state: Option<&State>,
-    ) -> u64 {
+    ) -> PyResult<u64> {
+        if let Some(s) = state {
+            self.check_own(s)?;
+        }
         let pos = state.map_or_else(|| self.engine().start(), |s| s.pos.clone());
         let threads = threads.unwrap_or_else(cores).max(1);
         let inner = self.inner.clone();
-        py.allow_threads(move || inner.engine.perft_with(&pos, depth, threads))
+        Ok(py.allow_threads(move || inner.engine.perft_with(&pos, depth, threads)))
     }
 
     /// `count` random games from the start, game `i` seeded from (`seed`, `i`): the same
@@ -450,6 +453,19 @@ impl Game {
                 neutral,
             }),
         })
+    }
+
+    /// Refuses a state of another game (the engine would not know its position).
+    fn check_own(&self, state: &State) -> PyResult<()> {
+        if Arc::ptr_eq(&self.inner, &state.game.inner) {
+            Ok(())
+        } else {
+            Err(value_error(format!(
+                "a state of {}, not of this {} (load the game once and use its states)",
+                state.game.name(),
+                self.name()
+            )))
+        }
     }
 
     fn decode(&self, action: u64) -> PyResult<Parts> {
@@ -880,6 +896,7 @@ impl Agent {
     /// The agent keeps what it learnt: tell it the moves played with `observe`, or call
     /// `reset` when the game changes otherwise. Releases the GIL while it thinks.
     fn choose(&self, py: Python<'_>, state: &State) -> PyResult<String> {
+        self.game.check_own(state)?;
         if state.outcome.is_some() {
             return Err(value_error("the game is over: there is no move to choose"));
         }
@@ -895,6 +912,7 @@ impl Agent {
 
     /// Tells the agent a move was played in `state` (before it is applied there).
     fn observe(&self, state: &State, mv: &str) -> PyResult<()> {
+        self.game.check_own(state)?;
         let i = state.index_of_text(mv)?;
         let m = state.legal[i].1;
         let mut agent = self.agent.lock().expect("no thread panics holding it");

@@ -87,6 +87,12 @@ def test_bad_input_raises_clear_exceptions(tmp_path):
         regula.Agent(state.game, "nonesuch")
     with pytest.raises(ValueError):
         state.game.state_from_position("not a position")
+    # The same file loaded twice is two games: states do not cross.
+    other = regula.load(TABLUT)
+    with pytest.raises(ValueError, match="a state of Tablut, not of this Tablut"):
+        other.perft(1, state=state)
+    with pytest.raises(ValueError, match="not of this"):
+        regula.Agent(other, "random").choose(state)
 
 
 def test_moves_results_and_returns_of_tictactoe():
