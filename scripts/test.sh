@@ -6,5 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --profile ci
 if [[ -z "${REGULA_SKIP_PYTHON:-}" && -x python/test.sh ]]; then
-    python/test.sh
+    # The Ray tests compare with the command line just built.
+    REGULA_BIN="${REGULA_BIN:-$PWD/target/ci/regula}" python/test.sh
 fi
