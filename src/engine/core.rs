@@ -233,7 +233,6 @@ impl<const W: usize> Core<W> {
             codes: &codes,
             players,
             pieces: g.pieces.len(),
-            cells: geo.cells,
             all: geo.all,
             regions: &geo.regions,
         };

@@ -159,7 +159,6 @@ pub struct TestEnv<'a, const W: usize> {
     pub codes: &'a Codes,
     pub players: u8,
     pub pieces: usize,
-    pub cells: u16,
     pub all: Bits<W>,
     /// Per region, per player.
     pub regions: &'a [Vec<Bits<W>>],
@@ -204,12 +203,16 @@ impl<const W: usize> TestEnv<'_, W> {
         }
     }
 
-    fn holds(&self, t: &Test, me: u8, cell: Cell, code: usize) -> bool {
+    /// The cells where a pure test holds for `me` when they hold the content `code`:
+    /// computed as sets, once per content, so that a long rule costs its length, not its
+    /// length times the board.
+    fn holds_at(&self, t: &Test, me: u8, code: usize) -> Bits<W> {
+        let when = |b: bool| if b { self.all } else { Bits::EMPTY };
         match t {
-            Test::Any => true,
-            Test::Empty => code == 0,
-            Test::Occupied => code != 0,
-            Test::Piece { owner, pieces } => {
+            Test::Any => self.all,
+            Test::Empty => when(code == 0),
+            Test::Occupied => when(code != 0),
+            Test::Piece { owner, pieces } => when(
                 code != 0 && {
                     let (o, p) = (self.codes.owner[code], self.codes.piece[code]);
                     pieces >> p & 1 != 0
@@ -221,12 +224,30 @@ impl<const W: usize> TestEnv<'_, W> {
                             Owner::Player(q) => o == *q,
                             Owner::Neutral => o == self.players,
                         }
+                },
+            ),
+            Test::Region(r) => self.regions[*r as usize][me as usize].and(self.all),
+            Test::Not(t) => self.all.minus(self.holds_at(t, me, code)),
+            Test::And(v) => {
+                let mut acc = self.all;
+                for t in v {
+                    if acc.is_empty() {
+                        break;
+                    }
+                    acc = acc.and(self.holds_at(t, me, code));
                 }
+                acc
             }
-            Test::Region(r) => self.regions[*r as usize][me as usize].has(cell),
-            Test::Not(t) => !self.holds(t, me, cell, code),
-            Test::And(v) => v.iter().all(|t| self.holds(t, me, cell, code)),
-            Test::Or(v) => v.iter().any(|t| self.holds(t, me, cell, code)),
+            Test::Or(v) => {
+                let mut acc = Bits::EMPTY;
+                for t in v {
+                    if acc == self.all {
+                        break;
+                    }
+                    acc = acc.or(self.holds_at(t, me, code));
+                }
+                acc
+            }
             Test::Flag(_) | Test::Attacked | Test::Table(_) | Test::Def { .. } => {
                 unreachable!("only pure tests are tabulated")
             }
@@ -239,12 +260,7 @@ impl<const W: usize> TestEnv<'_, W> {
         let mut rows = vec![Bits::EMPTY; players * codes];
         for me in 0..players as u8 {
             for code in 0..codes {
-                let row = &mut rows[me as usize * codes + code];
-                for cell in 0..self.cells {
-                    if self.holds(t, me, cell, code) {
-                        row.insert(cell);
-                    }
-                }
+                rows[me as usize * codes + code] = self.holds_at(t, me, code);
             }
         }
         // Group the contents by the cells where they make the test hold.
