@@ -132,6 +132,41 @@ impl<const W: usize> Bits<W> {
     pub fn minus(self, o: Bits<W>) -> Bits<W> {
         Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
     }
+
+    /// Every cell `c` moved to `c + k` (cells moved outside `0..64 * W` are lost).
+    #[inline(always)]
+    pub fn shift(self, k: i32) -> Bits<W> {
+        let n = k.unsigned_abs() as usize;
+        let (words, bits) = (n / 64, (n % 64) as u32);
+        if words >= W {
+            return Bits::EMPTY;
+        }
+        let w = |i: isize| -> u64 {
+            if i >= 0 && (i as usize) < W {
+                self.0[i as usize]
+            } else {
+                0
+            }
+        };
+        Bits(std::array::from_fn(|i| {
+            let i = i as isize;
+            if k >= 0 {
+                let (a, b) = (w(i - words as isize), w(i - words as isize - 1));
+                if bits == 0 {
+                    a
+                } else {
+                    a << bits | b >> (64 - bits)
+                }
+            } else {
+                let (a, b) = (w(i + words as isize), w(i + words as isize + 1));
+                if bits == 0 {
+                    a
+                } else {
+                    a >> bits | b << (64 - bits)
+                }
+            }
+        }))
+    }
 }
 
 /// Iterator over the cells of a set, lowest first.
@@ -177,5 +212,19 @@ mod tests {
         assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [3, 64]);
         assert_eq!(b.minus(a).iter().collect::<Vec<_>>(), [70, 127]);
         assert!(Bits::<2>::EMPTY.lowest().is_none() && Bits::<2>::EMPTY.highest().is_none());
+    }
+
+    #[test]
+    fn shifts_carry_across_words_and_drop_what_leaves() {
+        let b: Bits<3> = Bits::from_cells([0, 5, 63, 64, 100, 191]);
+        for k in [-130, -64, -7, -1, 0, 1, 7, 63, 64, 65, 130, 200] {
+            let want: Vec<u16> = [0i32, 5, 63, 64, 100, 191]
+                .iter()
+                .map(|c| c + k)
+                .filter(|c| (0..192).contains(c))
+                .map(|c| c as u16)
+                .collect();
+            assert_eq!(b.shift(k).iter().collect::<Vec<_>>(), want, "shift by {k}");
+        }
     }
 }

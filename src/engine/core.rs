@@ -21,6 +21,15 @@ pub struct Geo<const W: usize> {
     /// Every cell of the board.
     pub all: Bits<W>,
     pub nb: Vec<[Cell; MAX_DIRS]>,
+    /// Per cell and direction: the cell whose neighbour that way it is (`NONE` if none).
+    pub back: Vec<[Cell; MAX_DIRS]>,
+    /// Per direction: whether `back` is exact (no cell is the neighbour of two cells that
+    /// way, as on grids); when not, the cells before a set are found by a scan.
+    pub back_exact: [bool; MAX_DIRS],
+    /// Per direction, when stepping that way adds the same number to every cell (a
+    /// translation, as on rectangles and rhombi): that number, and the cells that have
+    /// a neighbour that way.
+    pub translation: [Option<(i32, Bits<W>)>; MAX_DIRS],
     /// Per cell and direction: the cells beyond it, to the edge.
     pub ray_mask: Vec<[Bits<W>; MAX_DIRS]>,
     /// Whether moving in a direction goes to higher cell numbers (then the nearest cell
@@ -132,7 +141,33 @@ impl<const W: usize> Geo<W> {
             })
             .collect();
         let axes = (0..(dirs / 2) as u8).collect();
+        let mut back = vec![[NONE; MAX_DIRS]; cells as usize];
+        let mut back_exact = [true; MAX_DIRS];
+        for c in 0..cells {
+            for d in 0..MAX_DIRS {
+                let n = nb[c as usize][d];
+                if n != NONE {
+                    let b = &mut back[n as usize][d];
+                    back_exact[d] &= *b == NONE;
+                    *b = c;
+                }
+            }
+        }
+        let translation = std::array::from_fn(|d| {
+            let pairs = (0..cells).filter_map(|c| {
+                let n = nb[c as usize][d];
+                (n != NONE).then_some((c, n))
+            });
+            let delta = pairs.clone().next().map(|(c, n)| n as i32 - c as i32)?;
+            pairs
+                .clone()
+                .all(|(c, n)| n as i32 - c as i32 == delta)
+                .then(|| (delta, Bits::from_cells(pairs.map(|(c, _)| c))))
+        });
         Geo {
+            back,
+            back_exact,
+            translation,
             adjacent,
             axes,
             all: Bits::first(cells as usize),
@@ -189,6 +224,12 @@ pub struct Core<const W: usize> {
     /// Per piece type and origin (the last one: in hand): at least as many as the
     /// candidate moves its rules can produce there.
     pub bound: Vec<Vec<u32>>,
+    /// Per piece type: whether its rules can move it (or make moves from it) on the
+    /// board. Stones that are only ever placed are no origin of a move: move generation
+    /// skips them.
+    pub acts_on_board: Vec<bool>,
+    /// Whether every piece type acts on the board.
+    pub all_act_on_board: bool,
     /// `after move` blocks, with the piece types they apply to.
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The effect blocks of move statements.
@@ -291,6 +332,8 @@ impl<const W: usize> Core<W> {
             && !any_choice
             && !creates;
         let may_duplicate: Vec<bool> = g.moves.iter().map(|m| may_duplicate(m)).collect();
+        let acts_on_board: Vec<bool> = g.moves.iter().map(|m| acts_on_board(m)).collect();
+        let all_act_on_board = acts_on_board.iter().all(|&a| a);
         let list_draws = any_choice
             || g.priority
                 .as_ref()
@@ -308,6 +351,8 @@ impl<const W: usize> Core<W> {
             reach: Vec::new(),
             may_duplicate,
             bound: Vec::new(),
+            acts_on_board,
+            all_act_on_board,
             after,
             blocks,
             chains,
@@ -632,6 +677,26 @@ impl<const W: usize> Core<W> {
 /// written alike. Placements (from the hand), pieces made from nothing (`new`), chains of
 /// hops (written with their path) and other moves of a piece on the board are never
 /// written alike, so each kind is counted apart.
+/// Whether rules can make a move from a piece on the board (all but placements do).
+fn acts_on_board(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Place { .. } | Stmt::Let { .. } => false,
+        Stmt::For { body, .. } | Stmt::ForPiece { body, .. } | Stmt::Class { body, .. } => {
+            acts_on_board(body)
+        }
+        Stmt::If {
+            then, otherwise, ..
+        } => acts_on_board(then) || acts_on_board(otherwise),
+        Stmt::New(inner) => acts_on_board(std::slice::from_ref(inner)),
+        Stmt::Step { .. }
+        | Stmt::Slide { .. }
+        | Stmt::Leap { .. }
+        | Stmt::MoveTo { .. }
+        | Stmt::MoveAny { .. }
+        | Stmt::Chain { .. } => true,
+    })
+}
+
 fn may_duplicate(stmts: &[Stmt]) -> bool {
     struct Count {
         times: usize,

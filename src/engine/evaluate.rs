@@ -508,6 +508,31 @@ impl<const W: usize> Core<W> {
         self.geo.nb[c as usize][d as usize & 7]
     }
 
+    /// The cells whose neighbour in direction `d` is in `set`.
+    pub fn before_step(&self, set: Bits<W>, d: u8) -> Bits<W> {
+        let d = d as usize & 7;
+        if let Some((delta, has)) = self.geo.translation[d] {
+            return set.shift(-delta).and(has);
+        }
+        let mut out = Bits::EMPTY;
+        if self.geo.back_exact[d] {
+            for c in set.iter() {
+                let b = self.geo.back[c as usize][d];
+                if b != NONE {
+                    out.insert(b);
+                }
+            }
+        } else {
+            for c in 0..self.geo.cells {
+                let n = self.geo.nb[c as usize][d];
+                if n != NONE && set.has(n) {
+                    out.insert(c);
+                }
+            }
+        }
+        out
+    }
+
     /// The cell `n` steps away, or `NONE`.
     #[inline]
     pub fn step_n(&self, c: Cell, d: u8, n: usize) -> Cell {

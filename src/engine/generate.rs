@@ -5,6 +5,7 @@
 //! whole set at once, so that counting is a popcount and a slide is a bit scan.
 
 use super::bits::Bits;
+use super::compile::sets::SetFn;
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{CellFn, CondFn, Ctx};
@@ -54,6 +55,8 @@ pub enum CStmt<const W: usize> {
         leap: Vec<u16>,
         to: CTest<W>,
         cond: Option<CondFn<W>>,
+        /// `cond` as a set of targets, when it has one.
+        cond_set: Option<SetFn<W>>,
         then: u16,
     },
     MoveTo {
@@ -65,6 +68,7 @@ pub enum CStmt<const W: usize> {
     MoveAny {
         to: CTest<W>,
         cond: Option<CondFn<W>>,
+        cond_set: Option<SetFn<W>>,
         then: u16,
     },
     New(Box<CStmt<W>>),
@@ -77,6 +81,7 @@ pub enum CStmt<const W: usize> {
     Place {
         on: CTest<W>,
         cond: Option<CondFn<W>>,
+        cond_set: Option<SetFn<W>>,
         then: u16,
     },
 }
@@ -363,14 +368,16 @@ impl<const W: usize> Core<W> {
                     leap,
                     to,
                     cond,
+                    cond_set,
                     then,
                 } => {
                     let leap = leap[(cx.me as usize).min(leap.len() - 1)] as usize;
                     if cx.from == NONE {
                         false
-                    } else if cond.is_none() && to.is_set() {
+                    } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
                         let set = to.set(self, st, cx).expect("a set test");
                         let targets = self.geo.leap_masks[leap][cx.from as usize].and(set);
+                        let targets = self.only_where(st, cx, targets, cond_set);
                         e.many(cx, targets, *then)
                     } else {
                         self.geo.leap_lists[leap][cx.from as usize]
@@ -394,12 +401,18 @@ impl<const W: usize> Core<W> {
                         }
                     }
                 }
-                CStmt::MoveAny { to, cond, then } => {
+                CStmt::MoveAny {
+                    to,
+                    cond,
+                    cond_set,
+                    then,
+                } => {
                     if cx.from == NONE {
                         false
-                    } else if cond.is_none() && to.is_set() {
+                    } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
                         let set = to.set(self, st, cx).expect("a set test");
-                        e.many(cx, set.and(self.geo.all), *then)
+                        let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
+                        e.many(cx, targets, *then)
                     } else {
                         (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, *then, e))
                     }
@@ -431,12 +444,18 @@ impl<const W: usize> Core<W> {
                         }
                     }
                 }
-                CStmt::Place { on, cond, then } => {
+                CStmt::Place {
+                    on,
+                    cond,
+                    cond_set,
+                    then,
+                } => {
                     if cx.from != NONE {
                         false
-                    } else if cond.is_none() && on.is_set() {
+                    } else if on.is_set() && (cond.is_none() || cond_set.is_some()) {
                         let set = on.set(self, st, cx).expect("a set test");
-                        e.many(cx, set.and(self.geo.all), *then)
+                        let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
+                        e.many(cx, targets, *then)
                     } else {
                         (0..self.geo.cells).any(|c| self.target(st, cx, c, on, cond, *then, e))
                     }
@@ -447,6 +466,21 @@ impl<const W: usize> Core<W> {
             }
         }
         false
+    }
+
+    /// The targets among `targets` where a statement's condition holds, given as a set.
+    #[inline(always)]
+    fn only_where(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        targets: Bits<W>,
+        cond_set: &Option<SetFn<W>>,
+    ) -> Bits<W> {
+        match cond_set {
+            Some(f) if !targets.is_empty() => targets.and(f(self, st, cx)),
+            _ => targets,
+        }
     }
 
     /// One target cell of a statement: its cell test, then its `if` condition (with `to`

@@ -79,8 +79,17 @@ impl<const W: usize> Core<W> {
     #[inline]
     fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
-        for from in st.by_owner[me].iter() {
-            f(from, self.codes.piece[st.board[from as usize] as usize]);
+        if self.all_act_on_board {
+            for from in st.by_owner[me].iter() {
+                f(from, self.codes.piece[st.board[from as usize] as usize]);
+            }
+        } else if self.acts_on_board.iter().any(|&a| a) {
+            for from in st.by_owner[me].iter() {
+                let piece = self.codes.piece[st.board[from as usize] as usize];
+                if self.acts_on_board[piece as usize] {
+                    f(from, piece);
+                }
+            }
         }
         for p in 0..self.moves.len() {
             if st.hand[me][p] > 0 {

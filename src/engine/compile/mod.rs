@@ -2,6 +2,7 @@
 //! conditions, cells and numbers are closures (see `evaluate`), and whose cell tests are
 //! tables (see `test`).
 
+pub mod sets;
 pub mod test;
 
 use super::apply::{CEffect, ChooseC};
@@ -77,6 +78,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 leap: leap.clone(),
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
+                cond_set: cond.as_ref().and_then(|c| self.cond_set(c)),
                 then: then(t),
             },
             Stmt::MoveTo {
@@ -93,6 +95,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Stmt::MoveAny { to, cond, then: t } => CStmt::MoveAny {
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
+                cond_set: cond.as_ref().and_then(|c| self.cond_set(c)),
                 then: then(t),
             },
             Stmt::New(inner) => CStmt::New(Box::new(self.stmt(inner))),
@@ -110,6 +113,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Stmt::Place { on, cond, then: t } => CStmt::Place {
                 on: self.test(on),
                 cond: cond.as_ref().map(|c| self.cond(c)),
+                cond_set: cond.as_ref().and_then(|c| self.cond_set(c)),
                 then: then(t),
             },
         }

@@ -1,0 +1,99 @@
+//! Conditions on the target cell as sets of cells: `place on empty if to in bottom or
+//! to + south is occupied` gives its targets as bitboard operations (a region, a test's
+//! cells, the cells before a set in a direction), not as one evaluation per cell. Parts
+//! that do not read `to` are evaluated once, as all cells or none.
+
+use super::super::bits::Bits;
+use super::super::core::Core;
+use super::super::evaluate::{Ctx, ExprCompiler};
+use super::super::state::State;
+use crate::ir::visit::{Visitor, walk_cell};
+use crate::ir::{CellExpr, Cond};
+
+/// The cells where a condition holds with `to` bound to each.
+pub type SetFn<const W: usize> =
+    Box<dyn Fn(&Core<W>, &State<W>, &mut Ctx) -> Bits<W> + Send + Sync + std::panic::RefUnwindSafe>;
+
+/// Whether an expression reads the target cell.
+fn reads_to(c: &Cond) -> bool {
+    struct Finder(bool);
+    impl Visitor for Finder {
+        fn cell(&mut self, e: &CellExpr) {
+            self.0 |= matches!(e, CellExpr::To);
+            walk_cell(self, e)
+        }
+    }
+    let mut f = Finder(false);
+    f.cond(c);
+    f.0
+}
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    /// The condition as a set of target cells, when every part that reads `to` is a cell
+    /// test of `to` or of a neighbour of `to` in a fixed direction.
+    pub fn cond_set(&self, c: &Cond) -> Option<SetFn<W>> {
+        if !reads_to(c) {
+            let f = self.cond(c);
+            return Some(Box::new(move |core, st, cx| {
+                if f(core, st, cx) {
+                    core.geo.all
+                } else {
+                    Bits::EMPTY
+                }
+            }));
+        }
+        match c {
+            Cond::Is(CellExpr::To, t) => {
+                let t = self.test(t);
+                t.is_set().then(|| -> SetFn<W> {
+                    Box::new(move |core, st, cx| t.set(core, st, cx).expect("a set test"))
+                })
+            }
+            Cond::Is(CellExpr::Step(inner, d, 1), t) if matches!(**inner, CellExpr::To) => {
+                let (t, d) = (self.test(t), *d);
+                t.is_set().then(|| -> SetFn<W> {
+                    Box::new(move |core, st, cx| {
+                        let set = t.set(core, st, cx).expect("a set test");
+                        core.before_step(set, core.dir(cx, d))
+                    })
+                })
+            }
+            Cond::Not(inner) => {
+                let f = self.cond_set(inner)?;
+                Some(Box::new(move |core, st, cx| {
+                    core.geo.all.minus(f(core, st, cx))
+                }))
+            }
+            Cond::And(v) => {
+                let parts = v
+                    .iter()
+                    .map(|c| self.cond_set(c))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Box::new(move |core, st, cx| {
+                    let mut acc = core.geo.all;
+                    for p in &parts {
+                        if acc.is_empty() {
+                            break;
+                        }
+                        acc = acc.and(p(core, st, cx));
+                    }
+                    acc
+                }))
+            }
+            Cond::Or(v) => {
+                let parts = v
+                    .iter()
+                    .map(|c| self.cond_set(c))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Box::new(move |core, st, cx| {
+                    let mut acc = Bits::EMPTY;
+                    for p in &parts {
+                        acc = acc.or(p(core, st, cx));
+                    }
+                    acc
+                }))
+            }
+            _ => None,
+        }
+    }
+}
