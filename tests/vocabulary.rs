@@ -353,11 +353,26 @@ fn a_condition_on_the_target_gives_the_same_moves_as_a_set_and_cell_by_cell() {
         "board hexagon 3",
         "board points 7 x 7 {\n  a1-d1-g1\n  a4-d4-g4\n  a7-d7-g7\n  a1-a4-a7\n  d1-d4-d7\n  g1-g4-g7\n  a1-d4-g7\n}",
     ];
-    let rule = "to in low or to + east is occupied and not (to + west is friend)";
-    for board in boards {
+    let rules = [
+        "to in low or to + east is occupied and not (to + west is friend)",
+        // Othello's bracket, and a test of every direction.
+        "any d in all: to + d is enemy and first (not enemy) from to toward d is friend",
+        "to in low or (all d in all: to + d is empty or first occupied from to toward d is friend)",
+    ];
+    for (board, rule) in boards
+        .iter()
+        .flat_map(|b| rules.iter().map(move |r| (b, r)))
+    {
+        // Stones in the middle, so that brackets exist from the start.
+        let (a, b) = if board.contains("points") {
+            ("d4", "d1")
+        } else {
+            ("b2", "c2")
+        };
         let source = |cond: &str, def: &str| {
             format!(
                 "players {{ a b }}\n{board}\nregion low = rank 1\npiece Stone letter S\n\
+                 setup {{ a Stone {a}  b Stone {b} }}\n\
                  hand {{ a Stone 9  b Stone 9 }}\n{def}\nmoves Stone {{ place on empty if {cond} }}\n\
                  end {{ when no moves: next loses }}\n"
             )
@@ -365,7 +380,17 @@ fn a_condition_on_the_target_gives_the_same_moves_as_a_set_and_cell_by_cell() {
         let by_sets = load(&source(rule, ""));
         let by_cells = load(&source(
             "to is fits",
-            &format!("define fits(c) = {}", rule.replace("to", "c")),
+            &format!(
+                "define fits(c) = {}",
+                rule.split(' ')
+                    .map(|w| match w {
+                        "to" => "c",
+                        "(to" => "(c",
+                        w => w,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
         ));
         let mut pos = by_sets.start();
         let mut other = by_cells.start();
@@ -385,7 +410,7 @@ fn a_condition_on_the_target_gives_the_same_moves_as_a_set_and_cell_by_cell() {
         assert_eq!(
             by_sets.perft(&by_sets.start(), 3),
             by_cells.perft(&by_cells.start(), 3),
-            "{board}"
+            "{board}, {rule}"
         );
     }
 }

@@ -58,6 +58,44 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     })
                 })
             }
+            // The first cell passing A beyond `to` passes U: the cells before one of
+            // A ∩ U, or before a cell outside A that is itself such a cell (a fixed
+            // point, reached within the longest ray).
+            Cond::Is(CellExpr::First { test, start, dir }, u)
+                if matches!(**start, CellExpr::To) =>
+            {
+                let (a, u, d) = (self.test(test), self.test(u), *dir);
+                (a.is_set() && u.is_set()).then(|| -> SetFn<W> {
+                    Box::new(move |core, st, cx| {
+                        let a = a.set(core, st, cx).expect("a set test");
+                        let hit = a.and(u.set(core, st, cx).expect("a set test"));
+                        let d = core.dir(cx, d);
+                        let mut x = core.before_step(hit, d);
+                        loop {
+                            let next = core.before_step(hit.or(x.minus(a)), d);
+                            if next == x {
+                                return x;
+                            }
+                            x = next;
+                        }
+                    })
+                })
+            }
+            Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
+                let any = matches!(c, Cond::Exists { .. });
+                let (slot, dirs, body) = (*slot as usize, dirs.clone(), self.cond_set(body)?);
+                Some(Box::new(move |core, st, cx| {
+                    let saved = cx.slots[slot];
+                    let mut acc = if any { Bits::EMPTY } else { core.geo.all };
+                    for &d in &dirs {
+                        cx.slots[slot] = core.dir(cx, d) as u16;
+                        let set = body(core, st, cx);
+                        acc = if any { acc.or(set) } else { acc.and(set) };
+                    }
+                    cx.slots[slot] = saved;
+                    acc
+                }))
+            }
             Cond::Not(inner) => {
                 let f = self.cond_set(inner)?;
                 Some(Box::new(move |core, st, cx| {

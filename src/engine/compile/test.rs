@@ -30,6 +30,22 @@ pub struct Table<const W: usize> {
     rows: Vec<Bits<W>>,
     /// Per point of view: the parts whose union is the set of cells where it holds.
     parts: Vec<Vec<Part<W>>>,
+    /// Per point of view: the set in one or two operations, for the common tests.
+    quick: Vec<Quick<W>>,
+    /// Every cell of the board.
+    all: Bits<W>,
+}
+
+/// The common shapes of a table's set: a constant (a region), an owner's pieces, every
+/// cell but an owner's pieces (`not enemy`), the empty or the occupied cells.
+#[derive(Clone, Copy)]
+enum Quick<const W: usize> {
+    Cells(Bits<W>),
+    Owner(u8),
+    NotOwner(u8),
+    Empty,
+    Occupied,
+    General,
 }
 
 /// Cells with some contents, within some cells.
@@ -114,6 +130,17 @@ impl<const W: usize> Table<W> {
     /// Every cell where the test holds, from `me`'s point of view.
     #[inline]
     pub fn set(&self, st: &State<W>, me: u8) -> Bits<W> {
+        match self.quick[me as usize] {
+            Quick::Cells(b) => b,
+            Quick::Owner(o) => st.by_owner[o as usize],
+            Quick::NotOwner(o) => self.all.minus(st.by_owner[o as usize]),
+            Quick::Empty => self.all.minus(st.occupied),
+            Quick::Occupied => st.occupied,
+            Quick::General => self.set_by_parts(st, me),
+        }
+    }
+
+    fn set_by_parts(&self, st: &State<W>, me: u8) -> Bits<W> {
         let mut out = Bits::EMPTY;
         for part in &self.parts[me as usize] {
             let mut acc = if part.empty {
@@ -254,6 +281,34 @@ impl<const W: usize> TestEnv<'_, W> {
         }
     }
 
+    /// The quick form of one point of view's rows (the cells per content), if any.
+    fn quick(&self, rows: &[Bits<W>]) -> Quick<W> {
+        if rows.iter().all(|r| *r == rows[0]) {
+            return Quick::Cells(rows[0]);
+        }
+        if !rows.iter().all(|r| *r == self.all || r.is_empty()) {
+            return Quick::General;
+        }
+        let holds = |code: usize| rows[code] == self.all;
+        let owner = |code: usize| self.codes.owner[code];
+        let all_codes = |f: &dyn Fn(usize) -> bool| (0..rows.len()).all(|c| holds(c) == f(c));
+        if all_codes(&|c| c == 0) {
+            return Quick::Empty;
+        }
+        if all_codes(&|c| c != 0) {
+            return Quick::Occupied;
+        }
+        for o in 0..MAX_OWNERS as u8 {
+            if all_codes(&|c| c != 0 && owner(c) == o) {
+                return Quick::Owner(o);
+            }
+            if all_codes(&|c| c == 0 || owner(c) != o) {
+                return Quick::NotOwner(o);
+            }
+        }
+        Quick::General
+    }
+
     fn table(&self, t: &Test) -> Table<W> {
         let codes = self.codes.count;
         let players = self.players.max(1) as usize;
@@ -310,6 +365,15 @@ impl<const W: usize> TestEnv<'_, W> {
             }
             parts.push(mine);
         }
-        Table { codes, rows, parts }
+        let quick = (0..players)
+            .map(|me| self.quick(&rows[me * codes..(me + 1) * codes]))
+            .collect();
+        Table {
+            codes,
+            rows,
+            parts,
+            quick,
+            all: self.all,
+        }
     }
 }
