@@ -89,16 +89,15 @@ impl<const W: usize> Bits<W> {
     /// The `k`-th cell of the set in increasing order (from 0), if it has that many.
     #[inline]
     pub fn nth(&self, mut k: u32) -> Option<u16> {
-        for (i, &w) in self.0.iter().enumerate() {
+        let mut i = 0;
+        while i < W {
+            let w = self.0[i];
             let n = w.count_ones();
             if k < n {
-                let mut w = w;
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return Some((i * 64) as u16 + w.trailing_zeros() as u16);
+                return Some((i * 64) as u16 + select(w, k));
             }
             k -= n;
+            i += 1;
         }
         None
     }
@@ -193,6 +192,33 @@ impl<const W: usize> Iterator for BitIter<W> {
     }
 }
 
+/// The position of the `k`-th set bit of `w` (from 0; `k` below its count), in a few
+/// word operations: per-byte counts and their running sums find the byte (without a
+/// popcount instruction, which the baseline x86-64 lacks), then a short walk within it.
+#[inline(always)]
+fn select(w: u64, k: u32) -> u16 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut x = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    x = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: the set bits in bytes 0..=i (at most 64, so no byte overflows).
+    let running = x.wrapping_mul(ONES);
+    // High bit of byte i set when running_i <= k: a run of the low bytes.
+    let at_most = ((k as u64 * ONES) | HIGH).wrapping_sub(running) & HIGH;
+    let byte = (!at_most & HIGH).trailing_zeros() / 8;
+    let before = if byte == 0 {
+        0
+    } else {
+        (running >> (8 * (byte - 1))) & 0xff
+    };
+    let mut bits = (w >> (8 * byte)) & 0xff;
+    for _ in 0..k as u64 - before {
+        bits &= bits - 1;
+    }
+    (8 * byte + bits.trailing_zeros()) as u16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +238,23 @@ mod tests {
         assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [3, 64]);
         assert_eq!(b.minus(a).iter().collect::<Vec<_>>(), [70, 127]);
         assert!(Bits::<2>::EMPTY.lowest().is_none() && Bits::<2>::EMPTY.highest().is_none());
+    }
+
+    #[test]
+    fn nth_agrees_with_walking_the_set() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b: Bits<2> = Bits([x, x.rotate_left(29) & x.rotate_right(3)]);
+            let cells: Vec<u16> = b.iter().collect();
+            for (k, &c) in cells.iter().enumerate() {
+                assert_eq!(b.nth(k as u32), Some(c));
+            }
+            assert_eq!(b.nth(cells.len() as u32), None);
+        }
+        assert_eq!(Bits::<1>([u64::MAX]).nth(63), Some(63));
     }
 
     #[test]

@@ -295,7 +295,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     let me = cx.me as usize;
                     let within = core.cells_where(st, cx, &t);
                     let seed = core.geo.regions[a][me].and(within);
-                    core.fill(seed, within).intersects(&core.geo.regions[b][me])
+                    core.reaches(seed, within, core.geo.regions[b][me])
                 })
             }
             Cond::As(p, body) => {
@@ -399,6 +399,22 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     if c == NONE || !t.holds(core, st, cx, c) {
                         return 0;
                     }
+                    // With the test's cells as a set, a run is a walk over bits.
+                    if let Some(set) = t.set(core, st, cx) {
+                        let run = |d: u8| {
+                            let ray = core.geo.board.ray(c, d);
+                            ray.iter().take_while(|&&x| set.has(x)).count()
+                        };
+                        return core
+                            .geo
+                            .axes
+                            .iter()
+                            .filter(|&&d| {
+                                let len = 1 + run(d) + run(core.geo.opposite[d as usize]);
+                                if exact { len == n } else { len >= n }
+                            })
+                            .count() as i64;
+                    }
                     let run = |d: u8| {
                         let ray = core.geo.board.ray(c, d);
                         ray.iter()
@@ -482,6 +498,30 @@ impl<const W: usize> Core<W> {
             region = region.or(frontier);
         }
         region
+    }
+
+    /// Whether the cells connected to `seed` through `within` meet `goal`: the fill
+    /// stops as soon as they do, and does not start when either end has no cell of
+    /// `within` (most positions of a connection game, most of the time).
+    pub fn reaches(&self, seed: Bits<W>, within: Bits<W>, goal: Bits<W>) -> bool {
+        let mut region = seed.and(within);
+        let goal = goal.and(within);
+        if region.is_empty() || goal.is_empty() {
+            return false;
+        }
+        let mut frontier = region;
+        while !frontier.is_empty() {
+            if frontier.intersects(&goal) {
+                return true;
+            }
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                next = next.or(self.geo.adjacent[c as usize]);
+            }
+            frontier = next.and(within).minus(region);
+            region = region.or(frontier);
+        }
+        false
     }
 
     /// How many legal moves `player` would have if it were to move.

@@ -389,10 +389,11 @@ impl<const W: usize> Core<W> {
     /// produce candidates from where it stands (`Core::bound`), and each action one; a
     /// slot is drawn uniformly and decoded, and kept when it is a candidate, not a
     /// duplicate of an earlier one, and legal. Every legal move has exactly one slot, so
-    /// a kept draw is uniform; only the drawn piece's rules run. Gives up (`None`) after
-    /// a few misses, which also happens when there is no legal move at all: no more
-    /// misses than there are pieces, since a miss costs about what counting one piece's
-    /// candidates costs.
+    /// a kept draw is uniform; only the drawn piece's rules run. A slot past a piece's
+    /// candidates has counted them, and the piece's slots shrink to that count (each
+    /// candidate still has one). Gives up (`None`) after a few rejections, which also
+    /// happens when there is no legal move at all: no more than there are pieces, since
+    /// a draw costs about what counting one piece's candidates costs.
     fn random_by_bounds(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
@@ -411,21 +412,36 @@ impl<const W: usize> Core<W> {
                 total += bound;
             }
         });
-        let pieces = total;
+        let mut pieces = total;
         total += sc.actions.len() as u32;
         if total == 0 {
             return None;
         }
-        for _ in 0..TRIES.min(sc.origins.len() + sc.actions.len()) {
+        let mut tries = TRIES.min(sc.origins.len() + sc.actions.len());
+        while tries > 0 {
+            tries -= 1;
             let k = rng.below(total as usize) as u32;
             let m = if k >= pieces {
                 self.action(sc.actions[(k - pieces) as usize] as usize)
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
-                let Some(m) = self.nth(st, o.from, o.piece, k - offset, ANY_CLASS, &mut sc.moves)
-                else {
-                    continue;
+                let m = match self.nth(st, o.from, o.piece, k - offset, ANY_CLASS, &mut sc.moves) {
+                    Ok(m) => m,
+                    Err(count) => {
+                        // The miss counted the piece's candidates: its slots shrink to
+                        // them (each candidate keeps one), and the try is given back,
+                        // once per piece, so that a lone piece in hand on a filling
+                        // board costs two decodings rather than a miss and a recount.
+                        sc.origins[at].count = count;
+                        total -= o.count - count;
+                        pieces -= o.count - count;
+                        if total == 0 {
+                            return None;
+                        }
+                        tries += 1;
+                        continue;
+                    }
                 };
                 if sc.moves.iter().any(|x| x.same_as(&m))
                     || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
@@ -441,8 +457,9 @@ impl<const W: usize> Core<W> {
         None
     }
 
-    /// The `index`-th candidate of a piece, if it has that many; `before` then holds the
-    /// earlier candidates when the piece's rules may yield duplicates (empty otherwise).
+    /// The `index`-th candidate of a piece, or how many it has when fewer; `before` then
+    /// holds the earlier candidates when the piece's rules may yield duplicates (empty
+    /// otherwise).
     fn nth(
         &self,
         st: &State<W>,
@@ -451,13 +468,13 @@ impl<const W: usize> Core<W> {
         index: u32,
         class: u8,
         before: &mut Vec<Move>,
-    ) -> Option<Move> {
+    ) -> Result<Move, u32> {
         before.clear();
         let mut e = Emit::new(Mode::Nth(index), before);
         e.class = class;
         e.keep_before = self.may_duplicate[piece as usize];
         self.run(st, from, piece, &mut e);
-        e.found
+        e.found.ok_or(e.count)
     }
 }
 
