@@ -236,7 +236,24 @@ impl Engine {
         max_plies: u64,
         threads: usize,
     ) -> PlayoutStats {
-        with_pos!(self, &start.inner, c, p => c.playouts(p, count, seed, max_plies, threads))
+        let done = std::sync::atomic::AtomicU64::new(0);
+        self.playouts_counted(start, count, seed, max_plies, threads, &done)
+    }
+
+    /// [`playouts_with`](Engine::playouts_with), adding 1 to `done` as each playout
+    /// ends, so that another thread can follow a long batch.
+    pub fn playouts_counted(
+        &self,
+        start: &Position,
+        count: u64,
+        seed: u64,
+        max_plies: u64,
+        threads: usize,
+        done: &std::sync::atomic::AtomicU64,
+    ) -> PlayoutStats {
+        with_pos!(self, &start.inner, c, p => {
+            c.playouts(p, count, seed, max_plies, threads, done)
+        })
     }
 
     /// Every player's score, when the game declares one.

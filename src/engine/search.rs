@@ -203,7 +203,8 @@ impl<const W: usize> Core<W> {
     }
 
     /// `count` playouts from `start`, playout `i` seeded from (`seed`, `i`), over
-    /// `threads` threads. The statistics do not depend on the number of threads.
+    /// `threads` threads. The statistics do not depend on the number of threads. `done`
+    /// counts the playouts as they end.
     pub fn playouts(
         &self,
         start: &Pos<W>,
@@ -211,6 +212,7 @@ impl<const W: usize> Core<W> {
         seed: u64,
         max_plies: u64,
         threads: usize,
+        done: &std::sync::atomic::AtomicU64,
     ) -> PlayoutStats
     where
         Self: Sync,
@@ -239,6 +241,7 @@ impl<const W: usize> Core<W> {
                 let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
                 stats.count += 1;
                 stats.plies += plies;
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 match o {
                     Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
                     Ending::Over(Outcome::Lose(p)) => stats.losses[p as usize] += 1,
