@@ -15,24 +15,49 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 /// Why a game file could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file does not exist, or could not be opened or read.
     #[error("cannot read `{path}`: {reason}")]
-    Unreadable { path: String, reason: String },
+    Unreadable {
+        /// The path as given, or [`STDIN_NAME`] for `-`.
+        path: String,
+        /// What the system said, in words.
+        reason: String,
+    },
+    /// The path names a directory.
     #[error("`{path}` is a directory, not a game file")]
-    Directory { path: String },
+    Directory {
+        /// The path as given.
+        path: String,
+    },
+    /// The path names something other than a file or a directory (a device, a pipe):
+    /// it is refused without being opened.
     #[error("`{path}` is not a regular file")]
-    NotAFile { path: String },
+    NotAFile {
+        /// The path as given.
+        path: String,
+    },
+    /// The text is longer than [`MAX_SOURCE_BYTES`].
     #[error("`{path}` is too large (more than {MAX_SOURCE_BYTES} bytes)")]
-    TooLarge { path: String },
+    TooLarge {
+        /// The path as given, or [`STDIN_NAME`] for `-`.
+        path: String,
+    },
+    /// The text is not UTF-8.
     #[error("`{path}` is not valid UTF-8")]
     Encoding {
+        /// The path as given, or [`STDIN_NAME`] for `-`.
         path: String,
         /// The text before the first invalid byte, to locate it.
         valid: String,
     },
+    /// The text was read but is not a valid game: it has at least one error.
     #[error("`{path}` is not a valid game ({} error(s))", .diagnostics.iter().filter(|d| d.is_error()).count())]
     Invalid {
+        /// The path as given.
         path: String,
+        /// The text read, which the diagnostics' spans point into.
         text: String,
+        /// Every diagnostic of the file, warnings included, in file order.
         diagnostics: Vec<Diagnostic>,
     },
 }

@@ -26,31 +26,44 @@ pub const MAX_PARAMS: usize = 64;
 /// Which ruleset to play: a variant (none: the file as it is) and parameter values.
 #[derive(Clone, Debug, Default)]
 pub struct Choice {
+    /// The variant's name (`--variant NAME`), or `None` for the file as it is.
     pub variant: Option<String>,
+    /// Parameter values (`--set NAME=VALUE`), applied after the variant's defaults.
     pub set: Vec<(String, i64)>,
 }
 
 /// A variant as declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
+    /// The name `--variant` takes.
     pub name: String,
+    /// The text after the name (`variant small "A quick game" { … }`), if any.
     pub description: Option<String>,
 }
 
 /// A parameter as declared (in the chosen variant), with the value chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
+    /// The name, which rules and `--set` use.
     pub name: String,
+    /// The value when `--set` gives none (the chosen variant's, if it declares the
+    /// parameter again).
     pub default: i64,
+    /// The smallest value allowed.
     pub min: i64,
+    /// The largest value allowed.
     pub max: i64,
+    /// The value the game is played with.
     pub value: i64,
 }
 
 /// A file resolved for one choice.
 #[derive(Debug, Default)]
 pub struct Resolved {
+    /// The file with the variant's sections in place and every parameter written out as
+    /// its value: no variant or parameter is left in it.
     pub file: File,
+    /// The parameters the file declares, in order, with the values chosen.
     pub params: Vec<Param>,
     /// Problems of the variant and parameter sections, of the numbers written with
     /// parameters, and of the choice itself (unlocated: a command line's mistakes).

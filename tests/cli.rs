@@ -183,8 +183,8 @@ fn playout_reports_shares_length_and_speed() {
         "--seed",
         "3",
     ];
-    let (code, out, _) = regula(&args);
-    assert_eq!(code, 0);
+    let (code, out, err) = regula(&args);
+    assert_eq!((code, err.as_str()), (0, ""));
     for key in [
         "playouts: 50",
         "white: ",
@@ -606,4 +606,55 @@ fn ctrl_c_during_perft_says_what_was_counted() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.starts_with("interrupted: "), "{err}");
     assert!(err.contains(" of 28 root moves counted"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_playout_says_how_many_were_played() {
+    let child = Command::new(env!("CARGO_BIN_EXE_regula"))
+        .args([
+            "playout",
+            "games/tablut.game",
+            "--count",
+            "100000000",
+            "--threads",
+            "1",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("regula runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("regula ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.starts_with("interrupted: "), "{err}");
+    assert!(err.ends_with(" of 100000000 playouts played\n"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn playout_and_bench_show_no_progress_when_stderr_is_not_a_terminal() {
+    // Both last past the second after which a terminal would be shown a bar.
+    let (code, out, err) = regula(&[
+        "playout",
+        "games/shakti.game",
+        "--count",
+        "4000",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("playouts: 4000\n"), "{out}");
+    assert_eq!(err, "", "no progress bar when stderr is not a terminal");
+    let (code, out, err) = regula(&["bench", "games/tablut.game", "--seconds", "1.2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Tablut"), "{out}");
+    assert_eq!(err, "", "no progress bar when stderr is not a terminal");
 }

@@ -20,6 +20,7 @@ use crate::engine::{Engine, Move, Outcome, Position, Rng};
 
 const WIN: f64 = 1e6;
 
+/// A fixed-depth alpha-beta search over the evaluation above; the `alphabeta:DEPTH` agent.
 pub struct AlphaBeta {
     depth: u32,
     /// Per piece type.
@@ -31,6 +32,8 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// A search `depth` plies deep with the piece weights of `engine`'s game; `name` is
+    /// the spec shown in its reports.
     pub fn new(engine: &Engine, depth: u32, name: String) -> AlphaBeta {
         AlphaBeta {
             depth,

@@ -4,6 +4,7 @@
 use super::{Agent, Candidate, Choice, Report, playout};
 use crate::engine::{Engine, Move, Position, Rng};
 
+/// The `flat:PLAYOUTS` agent.
 pub struct Flat {
     playouts: u64,
     rng: Rng,
@@ -11,6 +12,8 @@ pub struct Flat {
 }
 
 impl Flat {
+    /// `playouts` per move (at least one per legal move), drawn from `seed`; `name` is the
+    /// spec shown in its reports.
     pub fn new(playouts: u64, seed: u64, name: String) -> Flat {
         Flat {
             playouts,

@@ -165,6 +165,7 @@ impl Tree {
     }
 }
 
+/// The `mcts:BUDGET` agent: one tree per thread, kept from move to move.
 pub struct Mcts {
     budget: Budget,
     threads: usize,
@@ -175,6 +176,8 @@ pub struct Mcts {
 }
 
 impl Mcts {
+    /// A search of `budget` per move on `threads` trees (at least one), drawn from
+    /// `seed`; `name` is the spec shown in its reports.
     pub fn new(budget: Budget, seed: u64, threads: usize, name: String) -> Mcts {
         Mcts {
             budget,

@@ -37,7 +37,9 @@ pub trait Agent: Send {
 /// A move and what led to it.
 #[derive(Clone, Debug)]
 pub struct Choice {
+    /// The move chosen, one of the legal moves the agent was given.
     pub mv: Move,
+    /// What the agent thought on the way.
     pub report: Report,
 }
 
@@ -50,6 +52,7 @@ pub struct Report {
     pub work: u64,
     /// What `work` counts: "playouts", "iterations", "positions".
     pub unit: &'static str,
+    /// Wall-clock time the choice took, in seconds.
     pub seconds: f64,
     /// Work carried over from the previous move's search (MCTS tree reuse).
     pub reused: u64,
@@ -64,6 +67,7 @@ pub struct Report {
 /// A move the agent considered.
 #[derive(Clone, Debug)]
 pub struct Candidate {
+    /// The move in the game's notation (`e2-e4`).
     pub mv: String,
     /// Playouts or visits through this move.
     pub visits: u64,
@@ -114,7 +118,10 @@ impl fmt::Display for Report {
 /// How long an agent may think about a move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
+    /// This many iterations per move, shared among the threads (`mcts:5000`): the
+    /// choices depend on the seed and the number of threads, not on the machine's speed.
     Iterations(u64),
+    /// As many iterations as fit in this wall-clock time per move (`mcts:2s`).
     Time(Duration),
 }
 
@@ -131,10 +138,13 @@ impl fmt::Display for Budget {
 /// An agent as written on the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spec {
+    /// `human`: a person at the terminal; no [`Agent`] is built for it.
     Human,
+    /// `random`: a uniformly random legal move.
     Random,
     /// Flat Monte Carlo: this many playouts per move, shared among the legal moves.
     Flat(u64),
+    /// Monte Carlo tree search (UCT) with this budget per move.
     Mcts(Budget),
     /// Alpha-beta search to this depth.
     AlphaBeta(u32),
@@ -156,7 +166,9 @@ impl fmt::Display for Spec {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct SpecError {
+    /// What is wrong, quoting the spec.
     pub message: String,
+    /// How to write it instead.
     pub hint: String,
 }
 

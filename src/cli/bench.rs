@@ -2,9 +2,10 @@
 //! MCTS agent's iterations per second.
 
 use super::json::{Bench, BenchGame, print_json};
-use super::{Format, print, with_engine};
+use super::{Format, print};
 use crate::choice::ChoiceArgs;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 
 /// Longest `bench --seconds` accepted: the loop runs until that much time is measured.
 const MAX_BENCH_SECONDS: f64 = 3600.0;
@@ -37,67 +38,79 @@ pub fn run(
         std::hint::black_box(acc);
         20_000_000.0 / t0.elapsed().as_secs_f64()
     };
-    let mut rows: Vec<BenchGame> = Vec::new();
-    let mut calibrations = Vec::new();
-    for path in games {
-        let code = with_engine(path, choice, |engine| {
-            let before = calib();
-            let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
-            let start = engine.start();
-            // The wall clock ends the loop: the playouts' own timings could add up to nothing.
-            let wall = std::time::Instant::now();
-            while wall.elapsed().as_secs_f64() < seconds {
-                let s = engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
-                seed += 1;
-                count += s.count;
-                plies += s.plies;
-                secs += s.seconds;
+    let steps = games.len() as u64 * if agents { 2 } else { 1 };
+    let measured = super::progress::watch(
+        steps,
+        "{bar:30} {pos}/{len} measured, {elapsed}: {msg}",
+        |done| format!("interrupted: {done} of {steps} measurements made"),
+        |progress| {
+            let load = |path: &PathBuf| {
+                // A problem of the file is printed with the bar off the screen.
+                progress.suspend(|| crate::choice::load(path, &choice.choice()))
+            };
+            let mut rows: Vec<BenchGame> = Vec::new();
+            let mut calibrations = Vec::new();
+            for path in games {
+                progress.message(format!("playouts of {}", super::shown_path(path)));
+                let engine = load(path)?;
+                let before = calib();
+                let (mut count, mut plies, mut secs, mut seed) = (0u64, 0u64, 0.0f64, 1u64);
+                let start = engine.start();
+                // The wall clock ends the loop: the playouts' own timings could add up to nothing.
+                let wall = std::time::Instant::now();
+                while wall.elapsed().as_secs_f64() < seconds {
+                    let s =
+                        engine.playouts_with(&start, 10 * threads as u64, seed, 100_000, threads);
+                    seed += 1;
+                    count += s.count;
+                    plies += s.plies;
+                    secs += s.seconds;
+                }
+                // The calibration runs just before and just after each game, averaged.
+                let base = (before + calib()) / 2.0;
+                calibrations.push(base);
+                let secs = secs.max(1e-9);
+                let pps = plies as f64 / secs;
+                rows.push(BenchGame {
+                    file: super::shown_path(path),
+                    name: engine.game().name.clone(),
+                    plies_per_second: pps,
+                    playouts_per_second: count as f64 / secs,
+                    mean_plies: plies as f64 / count.max(1) as f64,
+                    plies_per_mstep: pps / base * 1e6,
+                    mcts_iterations_per_second: None,
+                    mcts_iterations_per_second_per_thread: None,
+                });
+                progress.done.fetch_add(1, Ordering::Relaxed);
             }
-            // The calibration runs just before and just after each game, averaged.
-            let base = (before + calib()) / 2.0;
-            calibrations.push(base);
-            let secs = secs.max(1e-9);
-            let pps = plies as f64 / secs;
-            rows.push(BenchGame {
-                file: super::shown_path(path),
-                name: engine.game().name.clone(),
-                plies_per_second: pps,
-                playouts_per_second: count as f64 / secs,
-                mean_plies: plies as f64 / count.max(1) as f64,
-                plies_per_mstep: pps / base * 1e6,
-                mcts_iterations_per_second: None,
-                mcts_iterations_per_second_per_thread: None,
-            });
-            0
-        });
-        if code != 0 {
-            return code;
-        }
-    }
+            if agents {
+                for (path, row) in games.iter().zip(&mut rows) {
+                    progress.message(format!("MCTS on {}", super::shown_path(path)));
+                    let engine = load(path)?;
+                    let budget = std::time::Duration::from_secs_f64(seconds);
+                    let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
+                    let mut agent = spec.build(&engine, 1, threads).expect("an agent");
+                    let pos = engine.start();
+                    let mut legal = Vec::new();
+                    let rate = if engine.status(&pos, &mut legal).is_none() {
+                        let r = agent.choose(&engine, &pos, &legal).report;
+                        r.work as f64 / r.seconds.max(1e-9)
+                    } else {
+                        0.0
+                    };
+                    row.mcts_iterations_per_second = Some(rate);
+                    row.mcts_iterations_per_second_per_thread = Some(rate / threads as f64);
+                    progress.done.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Ok((rows, calibrations))
+        },
+    );
+    let (rows, calibrations) = match measured {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     let mean = calibrations.iter().sum::<f64>() / calibrations.len().max(1) as f64;
-    if agents {
-        for (path, row) in games.iter().zip(&mut rows) {
-            let code = with_engine(path, choice, |engine| {
-                let budget = std::time::Duration::from_secs_f64(seconds);
-                let spec = regula::agents::Spec::Mcts(regula::agents::Budget::Time(budget));
-                let mut agent = spec.build(engine, 1, threads).expect("an agent");
-                let pos = engine.start();
-                let mut legal = Vec::new();
-                let rate = if engine.status(&pos, &mut legal).is_none() {
-                    let r = agent.choose(engine, &pos, &legal).report;
-                    r.work as f64 / r.seconds.max(1e-9)
-                } else {
-                    0.0
-                };
-                row.mcts_iterations_per_second = Some(rate);
-                row.mcts_iterations_per_second_per_thread = Some(rate / threads as f64);
-                0
-            });
-            if code != 0 {
-                return code;
-            }
-        }
-    }
     if let Format::Json = format {
         return print_json(&Bench {
             threads,

@@ -6,6 +6,7 @@ mod json;
 mod matches;
 mod perft;
 mod play;
+mod progress;
 mod replay;
 mod test;
 mod verbs;

@@ -3,12 +3,10 @@
 
 use super::Format;
 use super::json::{self, print_json};
+use super::progress::QUIET;
 use regula::engine::{Engine, Position};
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-/// A count that takes longer than this shows its progress (on a terminal).
-const QUIET: Duration = Duration::from_secs(1);
 
 /// Set by Ctrl-C while a count is split over the root moves.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -144,7 +142,7 @@ fn split(engine: &Engine, roots: &[(String, Position)], o: &Options, human: bool
                 interrupted(roots, &counts, printed);
             }
             if terminal && !shown && started.elapsed() > QUIET {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                bar.set_draw_target(super::progress::stderr_target());
                 shown = true;
             }
             if o.divide && human {

@@ -36,7 +36,12 @@ pub fn playout(
     (count, seed, max_plies, threads): (u64, u64, u64, usize),
     format: Format,
 ) -> i32 {
-    let s = engine.playouts_with(start, count, seed, max_plies, threads);
+    let s = super::progress::watch(
+        count,
+        "{bar:30} {pos}/{len} playouts, {elapsed} (eta {eta})",
+        |done| format!("interrupted: {done} of {count} playouts played"),
+        |p| engine.playouts_counted(start, count, seed, max_plies, threads, &p.done),
+    );
     if s.runaway > 0 {
         eprintln!(
             "error: in playout {}, one player made {} moves in a row without the turn passing\n  = hint: an `again` effect that always applies keeps the turn forever; make it conditional (the language reference lists this bound in its section Limits)",

@@ -5,8 +5,11 @@
 /// One entry of the catalogue.
 #[derive(Debug)]
 pub struct Entry {
+    /// The code the entry explains.
     pub code: Code,
+    /// A few words naming the problem, as in the headings of docs/ERRORS.md.
     pub title: &'static str,
+    /// What the problem is and how to fix it, in a paragraph.
     pub explanation: &'static str,
     /// A short input that produces the diagnostic.
     pub wrong: &'static str,

@@ -16,29 +16,41 @@ pub use suggest::{suggest, suggest_within};
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord, Hash)]
 pub struct Span {
+    /// The offset of the first byte.
     pub start: usize,
+    /// The offset just past the last byte (equal to `start` for a point).
     pub end: usize,
 }
 
 impl Span {
+    /// The bytes from `start` up to, not including, `end`.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
 }
 
+/// How serious a diagnostic is; it follows from its [`Code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// The file is refused: no program is produced.
     Error,
+    /// The file can be played, but something in it is likely a mistake.
     Warning,
 }
 
+/// One problem of a game file, of reading it, or of the command line that names its
+/// variant and parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
+    /// Error or warning, as the code says.
     pub severity: Severity,
+    /// Which problem it is: `regula explain CODE` explains it.
     pub code: Code,
+    /// What is wrong, as one line of text (the code and the place are shown apart).
     pub message: String,
     /// Where in the file; `None` for problems of the file as a whole or of a command line.
     pub span: Option<Span>,
+    /// What to do about it, shown after the message as `= hint: …`.
     pub hint: Option<String>,
     /// Other places the problem involves, each with a note ("first defined here").
     pub labels: Vec<(Span, String)>,
@@ -69,16 +81,19 @@ impl Diagnostic {
         }
     }
 
+    /// The same diagnostic with a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
+    /// The same diagnostic with one more place it involves, and a note about it.
     pub fn with_label(mut self, span: Span, note: impl Into<String>) -> Self {
         self.labels.push((span, note.into()));
         self
     }
 
+    /// Whether it is an error (which makes the file unplayable), not a warning.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -39,10 +39,12 @@ pub use state::{Cell, MAX_CELLS, MAX_PLAYERS, Move, MoveKind, NO_CHOICE, NONE};
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// This player won (every other player lost).
     Win(u8),
     /// In a game of three players or more: this player lost, the others share the rest.
     /// (With two players, a loss is the other's win.)
     Lose(u8),
+    /// Nobody won.
     Draw,
 }
 
@@ -234,7 +236,24 @@ impl Engine {
         max_plies: u64,
         threads: usize,
     ) -> PlayoutStats {
-        with_pos!(self, &start.inner, c, p => c.playouts(p, count, seed, max_plies, threads))
+        let done = std::sync::atomic::AtomicU64::new(0);
+        self.playouts_counted(start, count, seed, max_plies, threads, &done)
+    }
+
+    /// [`playouts_with`](Engine::playouts_with), adding 1 to `done` as each playout
+    /// ends, so that another thread can follow a long batch.
+    pub fn playouts_counted(
+        &self,
+        start: &Position,
+        count: u64,
+        seed: u64,
+        max_plies: u64,
+        threads: usize,
+        done: &std::sync::atomic::AtomicU64,
+    ) -> PlayoutStats {
+        with_pos!(self, &start.inner, c, p => {
+            c.playouts(p, count, seed, max_plies, threads, done)
+        })
     }
 
     /// Every player's score, when the game declares one.
@@ -243,10 +262,13 @@ impl Engine {
         Some(with_pos!(self, &pos.inner, c, p => c.scores(&p.st)))
     }
 
+    /// The name of player `p` (in the order they move) as the file declares it.
     pub fn player_name(&self, p: u8) -> &str {
         &self.game().players[p as usize].name
     }
 
+    /// A result as `regula moves` prints it after `result:`: the winner's name,
+    /// `NAME loses` or `draw`.
     pub fn outcome_text(&self, o: Outcome) -> String {
         match o {
             Outcome::Win(p) => self.player_name(p).to_string(),

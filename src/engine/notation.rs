@@ -8,17 +8,24 @@ use crate::diag::{Code, Diagnostic};
 /// Why a move written as text could not be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
+    /// A move comes after the end of the game.
     #[error("move {} `{text}`: the game is already over (result: {result})", .index + 1)]
     GameOver {
         /// Index of the move in the list, from 0.
         index: usize,
+        /// The move as written.
         text: String,
+        /// How the game ended, as [`Engine::outcome_text`] writes it.
         result: String,
     },
+    /// A move is not one of the legal moves of the position it is played in.
     #[error("move {} `{text}` is not legal for {player} here", .index + 1)]
     Illegal {
+        /// Index of the move in the list, from 0.
         index: usize,
+        /// The move as written.
         text: String,
+        /// The name of the player to move.
         player: String,
         /// The legal moves there, sorted.
         legal: Vec<String>,

@@ -14,6 +14,7 @@ use super::state::Move;
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator whose numbers are fixed by the seed.
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -39,6 +40,7 @@ pub const MAX_TURN_MOVES: u32 = 1000;
 /// How a playout stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
+    /// The rules ended the game.
     Over(Outcome),
     /// `max_plies` reached.
     Cut,
@@ -49,17 +51,22 @@ pub enum Ending {
 /// Aggregate figures of a batch of playouts.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct PlayoutStats {
+    /// Playouts played.
     pub count: u64,
     /// Per player.
     pub wins: Vec<u64>,
     /// Per player: games this player lost while the others shared the result (three
     /// players or more).
     pub losses: Vec<u64>,
+    /// Games drawn.
     pub draws: u64,
+    /// Games cut at the most plies allowed before they ended.
     pub unfinished: u64,
     /// Playouts stopped because a turn never ended (see `MAX_TURN_MOVES`).
     pub runaway: u64,
+    /// Moves played in all the playouts together, passes included.
     pub plies: u64,
+    /// Wall-clock time of the whole batch, in seconds.
     pub seconds: f64,
 }
 
@@ -196,7 +203,8 @@ impl<const W: usize> Core<W> {
     }
 
     /// `count` playouts from `start`, playout `i` seeded from (`seed`, `i`), over
-    /// `threads` threads. The statistics do not depend on the number of threads.
+    /// `threads` threads. The statistics do not depend on the number of threads. `done`
+    /// counts the playouts as they end.
     pub fn playouts(
         &self,
         start: &Pos<W>,
@@ -204,6 +212,7 @@ impl<const W: usize> Core<W> {
         seed: u64,
         max_plies: u64,
         threads: usize,
+        done: &std::sync::atomic::AtomicU64,
     ) -> PlayoutStats
     where
         Self: Sync,
@@ -232,6 +241,7 @@ impl<const W: usize> Core<W> {
                 let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
                 stats.count += 1;
                 stats.plies += plies;
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 match o {
                     Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
                     Ending::Over(Outcome::Lose(p)) => stats.losses[p as usize] += 1,

@@ -21,6 +21,7 @@ pub const MAX_CELLS: usize = 704;
 /// `pieces` is the number of piece types of the game (see `Codes`).
 pub type Code = u8;
 
+/// What sort of move a [`Move`] is, which decides what `piece`, `from` and `to` mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
     /// A piece moves from `from` to `to`, taking whatever stands there (through the cells
@@ -32,15 +33,21 @@ pub enum MoveKind {
     Create,
     /// The action of index `piece` (a move that is no piece's).
     Action,
+    /// The forced pass of `pass when no moves`: only the turn changes.
     Pass,
 }
 
 /// A move, as generated: enough to play it and to write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
+    /// What sort of move it is.
     pub kind: MoveKind,
+    /// The type of the piece that moves, enters or appears (index into the game's
+    /// pieces); for an action, the action's index; 0 for a pass.
     pub piece: u8,
+    /// Where the piece starts, or `NONE` (a placement, an action, a pass).
     pub from: Cell,
+    /// The target cell, or `NONE` (an action, a pass).
     pub to: Cell,
     /// Index of the effect block the producing rule carries, or `NONE`.
     pub effect: u16,
@@ -55,9 +62,11 @@ pub struct Move {
     /// For a chain of hops: how many, and where each lands (the last is `to`); 0 for any
     /// other move.
     pub hops: u8,
+    /// The landing cell of each hop, in order; only the first `hops` are meaningful.
     pub path: [Cell; crate::ir::MAX_HOPS],
 }
 
+/// [`Move::choice`] of a move made outside any choice of piece.
 pub const NO_CHOICE: u8 = u8::MAX;
 pub const NO_CLASS: u8 = u8::MAX;
 
@@ -80,6 +89,7 @@ impl Move {
 }
 
 impl Move {
+    /// The pass, the one move of a player who must pass.
     pub const PASS: Move = Move {
         kind: MoveKind::Pass,
         piece: 0,

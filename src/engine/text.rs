@@ -20,7 +20,9 @@ use crate::diag::{Code, Diagnostic, Span, suggest};
 pub struct PositionError {
     /// The offending field or part of it, as byte offsets into the text.
     pub span: Span,
+    /// What is wrong, in one line.
     pub message: String,
+    /// How to write it instead, when there is a likely fix.
     pub hint: Option<String>,
 }
 

@@ -52,7 +52,12 @@ pub enum Kind {
     /// `after MOVES`: moves played from the last `start` or `from` (else the start).
     After(String),
     /// `DEPTH COUNT`: a perft count.
-    Perft { depth: u32, count: u64 },
+    Perft {
+        /// The depth, in plies.
+        depth: u32,
+        /// The number of move sequences of that depth.
+        count: u64,
+    },
     /// `moves: …`: the exact legal moves, sorted.
     Moves(Vec<String>),
     /// `legal: …`: moves that must be legal.

@@ -37,26 +37,36 @@ pub const MAX_CELLS: usize = 676;
 /// The shape of a board, as declared.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum Shape {
+    /// `board FILES x RANKS`: a rectangle of square cells, eight directions.
     Square {
+        /// Cells per rank, 1 to [`MAX_FILES`].
         files: u8,
+        /// Cells per file, 1 to [`MAX_RANKS`] (and at most [`MAX_CELLS`] cells in all).
         ranks: u8,
     },
     /// A rhombus of hexagons: rank r + 1 sits half a cell right of rank r.
     HexRhombus {
+        /// Cells per rank, as for a square board.
         files: u8,
+        /// Cells per file, as for a square board.
         ranks: u8,
     },
     /// A hexagon of hexagons with `side` cells on each side: the rhombus of side
     /// 2 × side − 1 without its two acute corners.
     Hexagon {
+        /// Cells on each side, 1 to 13.
         side: u8,
     },
     /// Points on a `files x ranks` grid, joined by lines of links: each line is a chain of
     /// points, consecutive points being neighbours. Lines also count for "in a row".
     Points {
+        /// Width of the grid the points sit on.
         files: u8,
+        /// Height of the grid the points sit on.
         ranks: u8,
+        /// The points, as (file, rank) from 0 (a1 is (0, 0)); each is a cell.
         points: Vec<(u8, u8)>,
+        /// The lines as written, each a chain of points along one direction.
         lines: Vec<Vec<(u8, u8)>>,
     },
 }
@@ -166,16 +176,22 @@ pub enum DirWord {
 /// Why a shape cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
+    /// Files or ranks out of range, or more than [`MAX_CELLS`] cells: (files, ranks).
     #[error("a {0} x {1} board is not supported")]
     Size(i64, i64),
+    /// A hexagon's side out of 1 to 13.
     #[error("a hexagon of side {0} is not supported")]
     Side(i64),
+    /// A point given twice (its name).
     #[error("point {0} is listed twice")]
     DuplicatePoint(String),
+    /// A line goes through a cell that is not a point (its name).
     #[error("{0} is not one of the board's points")]
     NotAPoint(String),
+    /// Two consecutive points of a line are not along one of the eight directions.
     #[error("{0} and {1} are not on one straight line of the grid")]
     NotStraight(String, String),
+    /// A point would have two neighbours in one direction (its name).
     #[error("{0} is linked to two points in the same direction")]
     TwoLinks(String),
 }

@@ -13,21 +13,27 @@ macro_rules! visitor {
     ($Visitor:ident, $($mut:tt)?) => {
         /// A walk over the IR; every hook defaults to visiting the node's children.
         pub trait $Visitor {
+            /// A move or attack statement; the default walks its parts and body.
             fn stmt(&mut self, s: &$($mut)? Stmt) {
                 walk_stmt(self, s)
             }
+            /// An effect; the default walks its parts and body.
             fn effect(&mut self, e: &$($mut)? Effect) {
                 walk_effect(self, e)
             }
+            /// A condition; the default walks its operands.
             fn cond(&mut self, c: &$($mut)? Cond) {
                 walk_cond(self, c)
             }
+            /// A number; the default walks its operands.
             fn int(&mut self, e: &$($mut)? IntExpr) {
                 walk_int(self, e)
             }
+            /// A cell expression; the default walks its operands.
             fn cell(&mut self, e: &$($mut)? CellExpr) {
                 walk_cell(self, e)
             }
+            /// A cell test; the default walks its parts.
             fn test(&mut self, t: &$($mut)? Test) {
                 walk_test(self, t)
             }
@@ -75,18 +81,23 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits each statement of a list, in order.
         pub fn walk_stmts<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Stmt]) {
             for s in list {
                 v.stmt(s);
             }
         }
 
+        /// Visits each effect of a list, in order.
         pub fn walk_effects<V: $Visitor + ?Sized>(v: &mut V, list: &$($mut)? [Effect]) {
             for e in list {
                 v.effect(e);
             }
         }
 
+        /// Visits the children of a statement: its slot, directions, target test and
+        /// condition, then its body. A `then` block is not a child (it is an index into
+        /// [`Program::effects`], walked by [`walk_program`]).
         pub fn walk_stmt<V: $Visitor + ?Sized>(v: &mut V, s: &$($mut)? Stmt) {
             match s {
                 Stmt::For { slot, dirs, body } => {
@@ -154,6 +165,8 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits the children of an effect: the cells, tests and conditions it reads, the
+        /// slot it binds, then its body.
         pub fn walk_effect<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? Effect) {
             match e {
                 Effect::If { cond, then, otherwise } => {
@@ -214,6 +227,8 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits the children of a condition: its operands, and the slot a quantifier or
+        /// `Let` binds.
         pub fn walk_cond<V: $Visitor + ?Sized>(v: &mut V, c: &$($mut)? Cond) {
             match c {
                 Cond::True | Cond::False | Cond::NoMoves | Cond::PlayerEq(..) => {}
@@ -251,6 +266,7 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits the children of a number: its operands, tests and cells.
         pub fn walk_int<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? IntExpr) {
             match e {
                 IntExpr::CountAttacks(t) | IntExpr::CountCells(t) => v.test(t),
@@ -282,6 +298,8 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits the children of a cell expression: the cell it starts from, its test
+        /// and direction, or the slot it reads.
         pub fn walk_cell<V: $Visitor + ?Sized>(v: &mut V, e: &$($mut)? CellExpr) {
             match e {
                 CellExpr::Slot(s) => v.slot(*s),
@@ -303,6 +321,8 @@ macro_rules! visitor {
             }
         }
 
+        /// Visits the children of a cell test: its parts, or a definition's slot and
+        /// condition.
         pub fn walk_test<V: $Visitor + ?Sized>(v: &mut V, t: &$($mut)? Test) {
             match t {
                 Test::Not(x) => v.test(x),
