@@ -2,8 +2,8 @@
 //! span, a hint) and as JSON for editors and scripts.
 
 use super::{Diagnostic, Severity, Span};
+use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use anstyle::{AnsiColor, Color, Style};
-use std::fmt::Write;
 
 /// 1-based line and column (in characters) of a byte offset. Scans the text: to place
 /// many offsets in one text, build a [`SourceIndex`] once.
@@ -86,6 +86,22 @@ impl<'a> SourceIndex<'a> {
         let text = &self.text[start..end];
         (text.strip_suffix('\r').unwrap_or(text), start)
     }
+
+    /// A span made safe to show: inside the text, on character boundaries, not reversed,
+    /// and not ending at the start of a line, which would draw it over two lines when it
+    /// only takes in a line break.
+    fn within_line(&self, span: Span) -> Span {
+        let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
+        let mut end = floor_char_boundary(self.text, span.end.min(self.text.len())).max(start);
+        if end > start {
+            let line = self.line_of(end);
+            if self.line_starts[line] == end && line > 0 {
+                let (text, line_start) = self.line_text(line - 1);
+                end = (line_start + text.len()).max(start);
+            }
+        }
+        Span { start, end }
+    }
 }
 
 /// Characters starting in `bytes`: every byte but UTF-8 continuation bytes.
@@ -97,8 +113,20 @@ fn chars_in(bytes: &[u8]) -> usize {
 /// characters and invisible direction overrides become visible symbols, one for one, so
 /// that carets under the text stay aligned. A tab becomes a space for the same reason.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    let shown = |c: char| match c {
-        '\t' => ' ',
+    let safe = |c: char| if c == '\t' { ' ' } else { shown(c) };
+    if text.chars().all(|c| safe(c) == c) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.chars().map(safe).collect())
+}
+
+/// A character as it is shown: control characters, C1 controls, zero-width characters and
+/// direction overrides as a visible symbol of their own. annotate-snippets replaces C0
+/// controls and direction overrides itself but prints C1 controls (which some terminals
+/// obey) and zero-width characters as they are, so shown source lines go through this too.
+fn shown(c: char) -> char {
+    match c {
+        '\t' | '\n' => c,
         '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
         '\u{7f}' => '\u{2421}',
         '\u{80}'..='\u{9f}'
@@ -107,15 +135,7 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
         | '\u{2066}'..='\u{2069}'
         | '\u{feff}' => '\u{fffd}',
         c => c,
-    };
-    if text.chars().all(|c| shown(c) == c || c == '\n') {
-        return std::borrow::Cow::Borrowed(text);
     }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .map(|c| if c == '\n' { c } else { shown(c) })
-            .collect(),
-    )
 }
 
 /// Renders one diagnostic for a terminal. Builds an index of the text: to render many
@@ -135,10 +155,10 @@ pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> Strin
 pub struct Palette {
     pub error: Style,
     pub warning: Style,
+    /// The message of the first line and the word `hint`.
     pub message: Style,
-    /// Line numbers, `|`, `-->` and secondary underlines.
+    /// Line numbers, `|`, `-->`, `=` and secondary underlines and their notes.
     pub margin: Style,
-    pub hint: Style,
 }
 
 impl Palette {
@@ -147,7 +167,6 @@ impl Palette {
         warning: Style::new(),
         message: Style::new(),
         margin: Style::new(),
-        hint: Style::new(),
     };
     pub const COLOR: Palette = Palette {
         error: Style::new()
@@ -160,127 +179,185 @@ impl Palette {
         margin: Style::new()
             .bold()
             .fg_color(Some(Color::Ansi(AnsiColor::BrightBlue))),
-        hint: Style::new()
-            .bold()
-            .fg_color(Some(Color::Ansi(AnsiColor::BrightCyan))),
     };
+
+    fn renderer(&self) -> Renderer {
+        Renderer::plain()
+            .error(self.error)
+            .warning(self.warning)
+            .emphasis(self.message)
+            .line_num(self.margin)
+            .context(self.margin)
+    }
 }
 
 /// Renders one diagnostic with styles: the same text as [`render_indexed`], with ANSI
-/// escapes around its parts (none with [`Palette::PLAIN`]).
+/// escapes around its parts (none with [`Palette::PLAIN`]). The layout is annotate-snippets'
+/// (rustc's): the place, the lines involved with the primary span underlined by `^` and
+/// the labels by `-` with their notes, then the hint.
 pub fn render_styled(d: &Diagnostic, path: &str, source: &SourceIndex, p: &Palette) -> String {
-    let mut out = String::new();
     let path = visible(path);
-    let (kind, severity) = match d.severity {
-        Severity::Error => ("error", p.error),
-        Severity::Warning => ("warning", p.warning),
+    let message = visible(&d.message);
+    let level = match d.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
     };
-    let m = p.margin;
-    let _ = writeln!(
-        out,
-        "{severity}{kind}[{}]{severity:#}{msg}: {}{msg:#}",
-        d.code,
-        visible(&d.message),
-        msg = p.message
-    );
-    match d.span {
-        Some(span) => {
-            let (line, col) = source.line_col(span.start);
-            let _ = writeln!(out, "  {m}-->{m:#} {path}:{line}:{col}");
-            snippet(&mut out, source, span, ('^', severity), "", m);
-        }
-        None if !path.is_empty() => {
-            let _ = writeln!(out, "  {m}-->{m:#} {path}");
-        }
+    let mut group = Group::with_title(level.primary_title(message).id(d.code.as_str()));
+    let excerpt = d.span.map(|span| Excerpt::new(source, span, &d.labels));
+    match &excerpt {
+        Some(e) => group = group.element(e.snippet(&path)),
+        None if !path.is_empty() => group = group.element(Origin::path(path.as_ref())),
         None => {}
     }
-    for (span, note) in &d.labels {
-        let (line, col) = source.line_col(span.start);
-        let _ = writeln!(out, "  {m}:::{m:#} {path}:{line}:{col}");
-        snippet(&mut out, source, *span, ('-', m), note, m);
-    }
     if let Some(h) = &d.hint {
-        let (line, _) = source.line_col(d.start());
-        let gutter = if d.span.is_some() {
-            line.to_string().len()
-        } else {
-            1
-        };
-        let hint = p.hint;
-        let _ = writeln!(
-            out,
-            "{:gutter$} {m}={m:#} {hint}hint{hint:#}: {}",
-            "",
-            visible(h)
-        );
+        group = group.element(Level::HELP.with_name("hint").message(visible(h)));
     }
+    let mut out = p.renderer().render(&[group]);
+    if let Some(fix) = excerpt.as_ref().and_then(|e| e.clipped_column) {
+        fix.apply(&mut out, &path);
+    }
+    out.push('\n');
     out
 }
 
-/// Most characters of a source line shown; longer lines are cut around the caret.
-const MAX_SHOWN: usize = 160;
+/// Lines longer than this (in bytes) are cut around the spans before they are rendered,
+/// so that showing a place on a huge line costs no more than on a short one (when all of a
+/// diagnostic's spans are on that line, as on every line a file can repeat an error on).
+const LONG_LINE: usize = 1024;
 
-/// The source line of `span` with the span underlined by `mark`, then an optional note.
-fn snippet(
-    out: &mut String,
-    source: &SourceIndex,
-    span: Span,
-    (mark, style): (char, Style),
-    note: &str,
-    m: Style,
-) {
-    let (line, col) = source.line_col(span.start);
-    let (text, line_start) = source.line_text(line - 1);
-    let caret = floor_char_boundary(text, span.start.saturating_sub(line_start).min(text.len()));
-    let (shown, shift) = clip_line(text, caret, col - 1);
-    let gutter = line.to_string().len();
-    let _ = writeln!(out, "{:gutter$} {m}|{m:#}", "");
-    let _ = writeln!(out, "{m}{line} |{m:#} {}", visible(shown));
-    let (end_line, end_col) = source.line_col(span.end.max(span.start));
-    let width = if end_line == line && end_col > col {
-        end_col - col
-    } else {
-        1
-    };
-    let caret_col = col - 1 - shift;
-    let width = width.min(shown.chars().count().saturating_sub(caret_col).max(1));
-    let underline = mark.to_string().repeat(width);
-    let note = if note.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", visible(note))
-    };
-    let _ = writeln!(
-        out,
-        "{:gutter$} {m}|{m:#} {}{style}{underline}{note}{style:#}",
-        "",
-        " ".repeat(caret_col),
-    );
+/// Characters kept on either side of the spans of a line that is cut: more than a terminal
+/// line, so that annotate-snippets trims the line further (with `...`) and the cut is never
+/// seen.
+const KEPT: usize = 256;
+
+/// The lines of a diagnostic's spans, as they are given to annotate-snippets: shown safely,
+/// with the spans' offsets into them.
+struct Excerpt {
+    text: String,
+    /// 1-based number of the first line.
+    first_line: usize,
+    primary: std::ops::Range<usize>,
+    labels: Vec<(std::ops::Range<usize>, String)>,
+    clipped_column: Option<ColumnFix>,
 }
 
-/// At most [`MAX_SHOWN`] characters of a line around the caret (at byte `caret`, character
-/// `col`), and how many characters were cut before them. Only the characters near the
-/// caret are looked at, so that a long line costs no more than a short one.
-fn clip_line(text: &str, caret: usize, col: usize) -> (&str, usize) {
-    if text.chars().take(MAX_SHOWN + 1).count() <= MAX_SHOWN {
-        return (text, 0);
+impl Excerpt {
+    fn new(source: &SourceIndex, primary: Span, labels: &[(Span, String)]) -> Excerpt {
+        let text = source.text;
+        let spans: Vec<Span> = std::iter::once(primary)
+            .chain(labels.iter().map(|(s, _)| *s))
+            .map(|s| source.within_line(s))
+            .collect();
+        let first = spans.iter().map(|s| source.line_of(s.start)).min();
+        let last = spans.iter().map(|s| source.line_of(s.end)).max();
+        let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
+        let mut start = source.line_starts[first];
+        let (last_text, last_start) = source.line_text(last);
+        let mut end = last_start + last_text.len();
+        let mut clipped_column = None;
+        if first == last && end - start > LONG_LINE {
+            let from = spans.iter().map(|s| s.start).min().unwrap_or(start);
+            let to = spans.iter().map(|s| s.end).max().unwrap_or(from);
+            let cut = text[start..from]
+                .char_indices()
+                .rev()
+                .nth(KEPT - 1)
+                .map_or(start, |(i, _)| start + i);
+            end = text[to..end]
+                .char_indices()
+                .nth(KEPT)
+                .map_or(end, |(i, _)| to + i);
+            if cut > start {
+                let (line, column) = source.line_col(spans[0].start);
+                let shown = source.chars(spans[0].start) - source.chars(cut) + 1;
+                clipped_column = Some(ColumnFix {
+                    line,
+                    shown,
+                    column,
+                });
+            }
+            start = cut;
+        }
+        let mut offsets: Vec<usize> = spans
+            .iter()
+            .flat_map(|s| [s.start, s.end])
+            .map(|o| o.clamp(start, end) - start)
+            .collect();
+        let shown = shown_keeping_offsets(&text[start..end], &mut offsets);
+        let mut ranges = offsets.chunks(2).map(|o| o[0]..o[1]);
+        Excerpt {
+            text: shown,
+            first_line: first + 1,
+            primary: ranges.next().unwrap_or(0..0),
+            labels: ranges
+                .zip(labels)
+                .map(|(r, (_, note))| (r, visible(note).into_owned()))
+                .collect(),
+            clipped_column,
+        }
     }
-    // Half the window after the caret, or less where the line ends sooner.
-    let after = text[caret..].chars().take(MAX_SHOWN / 2).count();
-    let back = (MAX_SHOWN - after).min(col);
-    let start = match back {
-        0 => caret,
-        n => text[..caret]
-            .char_indices()
-            .rev()
-            .nth(n - 1)
-            .map_or(0, |(i, _)| i),
-    };
-    let end = text[start..]
-        .char_indices()
-        .nth(MAX_SHOWN)
-        .map_or(text.len(), |(i, _)| start + i);
-    (&text[start..end], col - back)
+
+    fn snippet<'a>(&'a self, path: &'a str) -> Snippet<'a, Annotation<'a>> {
+        Snippet::source(self.text.as_str())
+            .line_start(self.first_line)
+            .path(path)
+            .annotation(AnnotationKind::Primary.span(self.primary.clone()))
+            .annotations(self.labels.iter().map(|(r, note)| {
+                AnnotationKind::Context
+                    .span(r.clone())
+                    .label(Some(note.as_str()).filter(|n| !n.is_empty()))
+            }))
+    }
+}
+
+/// The column of the primary span in the `-->` line of a cut line. annotate-snippets counts
+/// it from the start of the text it is given and cannot be told otherwise while it names
+/// the file itself (an `Origin` of our own would add a `:::` line), so the column it
+/// writes is put right afterwards.
+#[derive(Clone, Copy)]
+struct ColumnFix {
+    line: usize,
+    shown: usize,
+    column: usize,
+}
+
+impl ColumnFix {
+    fn apply(self, out: &mut String, path: &str) {
+        let ColumnFix {
+            line,
+            shown,
+            column,
+        } = self;
+        // The `-->` line comes second. Its path, line and column are unstyled; the `-->`
+        // before them may not be.
+        let wrong = format!("{path}:{line}:{shown}");
+        let Some(second) = out.find('\n').map(|i| i + 1) else {
+            return;
+        };
+        let second_end = out[second..].find('\n').map_or(out.len(), |i| second + i);
+        if out[second..second_end].ends_with(&wrong) {
+            let at = second_end - wrong.len();
+            out.replace_range(at..second_end, &format!("{path}:{line}:{column}"));
+        }
+    }
+}
+
+/// `text` with every character [`shown`], and byte offsets into it moved along.
+fn shown_keeping_offsets(text: &str, offsets: &mut [usize]) -> String {
+    if text.chars().all(|c| shown(c) == c) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let moved: Vec<usize> = offsets
+        .iter()
+        .map(|&o| {
+            // Characters before `o`, shown, are the bytes before it in `out`.
+            text[..o].chars().map(|c| shown(c).len_utf8()).sum()
+        })
+        .collect();
+    out.extend(text.chars().map(shown));
+    offsets.copy_from_slice(&moved);
+    out
 }
 
 /// A diagnostic as JSON for editors and scripts: its code, severity, file, position (1-based
@@ -362,33 +439,129 @@ mod tests {
     }
 
     #[test]
-    fn a_diagnostic_shows_its_line_a_caret_its_labels_and_its_hint() {
+    fn a_diagnostic_shows_its_lines_a_caret_its_labels_and_its_hint() {
         let text = "piece King letter K\npiece King letter Q\n";
         let d = Diagnostic::new(Code::E0111, Span::new(26, 30), "`King` is defined twice")
             .with_label(Span::new(6, 10), "first defined here")
             .with_hint("rename one");
-        let out = render(&d, "f.game", text);
         assert_eq!(
-            out,
-            "error[E0111]: `King` is defined twice\n  --> f.game:2:7\n  |\n2 | piece King letter Q\n  |       ^^^^\n  ::: f.game:1:7\n  |\n1 | piece King letter K\n  |       ---- first defined here\n  = hint: rename one\n"
+            render(&d, "f.game", text),
+            "\
+error[E0111]: `King` is defined twice
+ --> f.game:2:7
+  |
+1 | piece King letter K
+  |       ---- first defined here
+2 | piece King letter Q
+  |       ^^^^
+  |
+  = hint: rename one
+"
         );
     }
 
     #[test]
-    fn long_lines_are_clipped_around_the_caret() {
-        let line = format!("{}X{}", "é".repeat(300), "b".repeat(300));
-        let (shown, shift) = clip_line(&line, 600, 300);
-        assert_eq!(shown.chars().count(), 160);
-        assert_eq!(shown.chars().nth(300 - shift), Some('X'));
-        // Near either end, the window stays on the line.
-        let (shown, shift) = clip_line(&line, 2, 1);
-        assert_eq!((shown.chars().count(), shift), (160, 0));
-        let (shown, shift) = clip_line(&line, line.len() - 1, 600);
-        assert_eq!(shown.chars().count(), 160);
-        assert_eq!(shown.chars().nth(600 - shift), Some('b'));
-        assert!(line.ends_with(shown));
-        let short = "éé X";
-        assert_eq!(clip_line(short, 5, 3), (short, 0));
+    fn a_diagnostic_without_a_place_has_its_file_and_hint() {
+        let d = Diagnostic::unlocated(Code::E0004, "cannot read `x`").with_hint("check it");
+        assert_eq!(
+            render(&d, "x", ""),
+            "error[E0004]: cannot read `x`\n--> x\n = hint: check it\n"
+        );
+        assert_eq!(
+            render(&d, "", ""),
+            "error[E0004]: cannot read `x`\n |\n = hint: check it\n"
+        );
+    }
+
+    #[test]
+    fn the_caret_is_under_the_text_after_tabs() {
+        // A tab is shown as four spaces, and the caret moves with it.
+        let text = "players { white black }\n\t\tlegal if emtpy\n";
+        let at = text.find("emtpy").unwrap();
+        let d = Diagnostic::new(Code::E0106, Span::new(at, at + 5), "unknown cell test");
+        assert_eq!(
+            render(&d, "f.game", text),
+            "\
+error[E0106]: unknown cell test
+ --> f.game:2:12
+  |
+2 |         legal if emtpy
+  |                  ^^^^^
+"
+        );
+    }
+
+    #[test]
+    fn the_caret_is_under_the_text_after_wide_characters() {
+        // `名`, `前` and `🎲` take two columns each on a terminal.
+        let text = "define 名前 = 🎲 emtpy\n";
+        let at = text.find("emtpy").unwrap();
+        let d = Diagnostic::new(Code::E0106, Span::new(at, at + 5), "unknown cell test");
+        let out = render(&d, "f.game", text);
+        assert_eq!(
+            out,
+            "\
+error[E0106]: unknown cell test
+ --> f.game:1:15
+  |
+1 | define 名前 = 🎲 emtpy
+  |                  ^^^^^
+"
+        );
+        // In columns: each wide character is one character but two columns.
+        let lines: Vec<&str> = out.lines().collect();
+        let text_column = lines[3][..lines[3].find("emtpy").unwrap()].chars().count() + 3;
+        assert_eq!(lines[4].find('^'), Some(text_column));
+    }
+
+    #[test]
+    fn a_wide_span_is_underlined_for_its_whole_width() {
+        let text = "piece 王 letter K\n";
+        let d = Diagnostic::new(Code::E0001, Span::new(6, 9), "not a valid name");
+        let out = render(&d, "f.game", text);
+        assert!(
+            out.ends_with("1 | piece 王 letter K\n  |       ^^\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret_and_keep_its_column() {
+        let text = format!("{}X{}\n", "é".repeat(2000), "b".repeat(2000));
+        let d = Diagnostic::new(Code::E0001, Span::new(4000, 4001), "found `X`");
+        for p in [Palette::PLAIN, Palette::COLOR] {
+            let out = render_styled(&d, "f.game", &SourceIndex::new(&text), &p);
+            assert!(out.contains("f.game:1:2001\n"), "{out}");
+        }
+        let out = render(&d, "f.game", &text);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[3].starts_with("1 | ...") && lines[3].ends_with("..."),
+            "{out}"
+        );
+        assert!(lines[3].chars().count() < 160, "{out}");
+        let x = lines[3].chars().position(|c| c == 'X');
+        assert_eq!(lines[4].chars().position(|c| c == '^'), x, "{out}");
+        // Near the start, nothing is cut before the caret.
+        let d = Diagnostic::new(Code::E0001, Span::new(2, 4), "found `é`");
+        let out = render(&d, "f.game", &text);
+        assert!(
+            out.contains(" --> f.game:1:2\n") && out.contains("1 | éé"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_span_taking_in_a_line_break_stays_on_its_line() {
+        let text = "abc\r\ndef\n";
+        let d = Diagnostic::new(Code::E0001, Span::new(1, 5), "here");
+        let out = render(&d, "f", text);
+        assert!(out.ends_with("1 | abc\n  |  ^^\n"), "{out}");
+        // Past the end of the text, or reversed: placed, not a panic.
+        let d = Diagnostic::new(Code::E0001, Span::new(99, 120), "here");
+        assert!(render(&d, "f", "é\n").contains("--> f:2:1"));
+        let d = Diagnostic::new(Code::E0001, Span::new(1, 0), "here");
+        assert!(render(&d, "f", "é\n").contains("--> f:1:1"));
     }
 
     #[test]
@@ -408,12 +581,24 @@ mod tests {
 
     #[test]
     fn control_characters_are_shown_without_moving_the_caret() {
-        let text = "legal if \0 \u{202e}x\tis empty\n";
-        let d = Diagnostic::new(Code::E0001, Span::new(16, 17), "found `\0`");
+        let text = "legal if \0 \u{202e}x\u{85}\u{200b}\tis empty\n";
+        let d = Diagnostic::new(Code::E0001, Span::new(21, 23), "found `\0`")
+            .with_label(Span::new(9, 10), "a \u{1b}[2J note")
+            .with_hint("\u{9b}31m");
         let out = render(&d, "f\u{1b}.game", text);
         assert_eq!(
             out,
-            "error[E0001]: found `\u{2400}`\n  --> f\u{241b}.game:1:15\n  |\n1 | legal if \u{2400} \u{fffd}x is empty\n  |               ^\n"
+            "\
+error[E0001]: found `\u{2400}`
+ --> f\u{241b}.game:1:17
+  |
+1 | legal if \u{2400} \u{fffd}x\u{fffd}\u{fffd}    is empty
+  |          -         ^^
+  |          |
+  |          a \u{241b}[2J note
+  |
+  = hint: \u{fffd}31m
+"
         );
         assert!(!out.chars().any(|c| c.is_control() && c != '\n'));
     }
