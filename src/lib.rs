@@ -29,6 +29,7 @@
 //! server) are public only so that the `regula` binary and the repository's tests can
 //! reach them; they are hidden from the documentation and may change at any time.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod agents;
 #[doc(hidden)]
