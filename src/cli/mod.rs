@@ -599,7 +599,8 @@ pub(crate) fn report(path: &str, source: &str, diags: &[Diagnostic], format: For
     };
     for d in diags.iter().take(shown) {
         let text = match format {
-            Format::Human => diag::render_styled(d, path, &index, &palette),
+            // A blank line after each, as rustc does, so that they read apart.
+            Format::Human => diag::render_styled(d, path, &index, &palette) + "\n",
             Format::Json => {
                 let json = serde_json::to_string(&diag::to_json_indexed(d, path, &index))
                     .expect("diagnostics serialize");

@@ -32,6 +32,7 @@ pub struct SourceIndex<'a> {
 }
 
 impl<'a> SourceIndex<'a> {
+    /// Indexes a text in one pass over its bytes.
     pub fn new(text: &'a str) -> SourceIndex<'a> {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
@@ -153,7 +154,9 @@ pub fn render_indexed(d: &Diagnostic, path: &str, source: &SourceIndex) -> Strin
 /// bytes); [`Palette::COLOR`] is close to rustc's.
 #[derive(Clone, Copy, Debug)]
 pub struct Palette {
+    /// The word `error` and the code after it, and the primary underline of an error.
     pub error: Style,
+    /// The word `warning` and the code after it, and the primary underline of a warning.
     pub warning: Style,
     /// The message of the first line and the word `hint`.
     pub message: Style,
@@ -162,12 +165,14 @@ pub struct Palette {
 }
 
 impl Palette {
+    /// No styles: for pipes, files, `--color never` and `NO_COLOR`.
     pub const PLAIN: Palette = Palette {
         error: Style::new(),
         warning: Style::new(),
         message: Style::new(),
         margin: Style::new(),
     };
+    /// Bold bright red errors and yellow warnings, bright blue margins: for a terminal.
     pub const COLOR: Palette = Palette {
         error: Style::new()
             .bold()
@@ -364,23 +369,36 @@ fn shown_keeping_offsets(text: &str, offsets: &mut [usize]) -> String {
 /// line and column of its start and end, or null), message, hint and labels.
 #[derive(Debug, serde::Serialize)]
 pub struct JsonDiagnostic<'a> {
+    /// The code, such as `E0102` (`regula explain CODE` describes it).
     pub code: &'static str,
+    /// `error` or `warning`.
     pub severity: &'static str,
+    /// The file as named on the command line (`<stdin>` for `-`).
     pub file: &'a str,
+    /// Line of the span's start (1-based), or null for a diagnostic about the whole file.
     pub line: Option<usize>,
+    /// Column of the span's start, in characters (1-based), or null.
     pub column: Option<usize>,
+    /// Line of the span's end, or null.
     pub end_line: Option<usize>,
+    /// Column just past the span's end, in characters (1-based), or null.
     pub end_column: Option<usize>,
+    /// What is wrong, in one sentence.
     pub message: &'a str,
+    /// How to put it right, when there is a suggestion.
     pub hint: Option<&'a str>,
+    /// Other places the diagnostic points at (a first definition, say).
     pub labels: Vec<JsonLabel<'a>>,
 }
 
 /// A secondary place of a diagnostic.
 #[derive(Debug, serde::Serialize)]
 pub struct JsonLabel<'a> {
+    /// Line of the place (1-based).
     pub line: usize,
+    /// Column of the place, in characters (1-based).
     pub column: usize,
+    /// What the place is, such as `first defined here`.
     pub note: &'a str,
 }
 
