@@ -46,10 +46,16 @@ def cpu_run(binary, game, count):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return count / max(cpu, 1e-6)
+def cpu_seconds(binary, game, count):
+    return count / cpu_run(binary, game, count)
 def playouts_per_second(binary, game):
-    # A short run sizes the measured one to about `secs` seconds.
-    rate = cpu_run(binary, game, 20)
-    return cpu_run(binary, game, max(20, int(rate * secs)))
+    # Short runs, growing until loading the game is a small part of them, size the
+    # measured one to about `secs` seconds (a fast game's 20 playouts take less CPU
+    # time than starting the process).
+    count = 20
+    while (spent := cpu_seconds(binary, game, count)) < min(0.2, secs / 4):
+        count *= 4
+    return cpu_run(binary, game, max(count, int(count / spent * secs)))
 new = {g: [] for g in ludii}
 old = {g: [] for g in ludii}
 for _ in range(rounds):
