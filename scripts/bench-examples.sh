@@ -36,6 +36,7 @@ ludii = {
     "hex": 7395, "amazons": 1551, "english-draughts": 2537, "wolf-and-sheep": 9526,
     "ataxx": None, "three-in-a-row": None, "tictactoe": 139580, "connect4": 26681,
     "othello": 770, "breakthrough": 1773, "chess": 66, "tempo": None,
+    "hnefatafl": 115, "nine-mens-morris": None,
 }
 def cpu_run(binary, game, count):
     """Playouts per second of CPU time for `count` playouts from the start."""
