@@ -578,18 +578,12 @@ fn completions_are_printed_for_each_shell() {
     assert!(err.contains("possible values"), "{err}");
 }
 
+/// Runs regula with `args`, sends it Ctrl-C after 1.5 s, and returns how it ended and
+/// its standard error.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_during_perft_says_what_was_counted() {
+fn interrupted(args: &[&str]) -> (std::process::Output, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args([
-            "perft",
-            "games/shakti.game",
-            "9",
-            "--divide",
-            "--threads",
-            "1",
-        ])
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -602,7 +596,21 @@ fn ctrl_c_during_perft_says_what_was_counted() {
         .expect("kill runs");
     assert!(killed.success());
     let out = child.wait_with_output().expect("regula ends");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, err)
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_perft_says_what_was_counted() {
+    let (out, err) = interrupted(&[
+        "perft",
+        "games/shakti.game",
+        "9",
+        "--divide",
+        "--threads",
+        "1",
+    ]);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.starts_with("interrupted: "), "{err}");
     assert!(err.contains(" of 28 root moves counted"), "{err}");
@@ -611,28 +619,14 @@ fn ctrl_c_during_perft_says_what_was_counted() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_during_playout_says_how_many_were_played() {
-    let child = Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args([
-            "playout",
-            "games/tablut.game",
-            "--count",
-            "100000000",
-            "--threads",
-            "1",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("regula runs");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let out = child.wait_with_output().expect("regula ends");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (out, err) = interrupted(&[
+        "playout",
+        "games/tablut.game",
+        "--count",
+        "100000000",
+        "--threads",
+        "1",
+    ]);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.starts_with("interrupted: "), "{err}");
     assert!(err.ends_with(" of 100000000 playouts played\n"), "{err}");

@@ -487,32 +487,26 @@ impl<const W: usize> Core<W> {
     /// The cells of `within` joined to `seed` through neighbours in `within` (the board's
     /// orthogonal neighbours, or all of them on a hexagonal board).
     pub fn fill(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
-        let mut region = seed.and(within);
-        let mut frontier = region;
-        while !frontier.is_empty() {
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next = next.or(self.geo.adjacent[c as usize]);
-            }
-            frontier = next.and(within).minus(region);
-            region = region.or(frontier);
-        }
-        region
+        self.fill_until(seed, within, Bits::EMPTY).0
     }
 
     /// Whether the cells connected to `seed` through `within` meet `goal`: the fill
     /// stops as soon as they do, and does not start when either end has no cell of
     /// `within` (most positions of a connection game, most of the time).
     pub fn reaches(&self, seed: Bits<W>, within: Bits<W>, goal: Bits<W>) -> bool {
-        let mut region = seed.and(within);
         let goal = goal.and(within);
-        if region.is_empty() || goal.is_empty() {
-            return false;
-        }
+        !seed.and(within).is_empty() && !goal.is_empty() && self.fill_until(seed, within, goal).1
+    }
+
+    /// [`fill`](Core::fill), stopping as soon as the region meets `goal`: the region so
+    /// far, and whether it met it.
+    #[inline(always)]
+    fn fill_until(&self, seed: Bits<W>, within: Bits<W>, goal: Bits<W>) -> (Bits<W>, bool) {
+        let mut region = seed.and(within);
         let mut frontier = region;
         while !frontier.is_empty() {
             if frontier.intersects(&goal) {
-                return true;
+                return (region, true);
             }
             let mut next = Bits::EMPTY;
             for c in frontier.iter() {
@@ -521,7 +515,7 @@ impl<const W: usize> Core<W> {
             frontier = next.and(within).minus(region);
             region = region.or(frontier);
         }
-        false
+        (region, false)
     }
 
     /// How many legal moves `player` would have if it were to move.
