@@ -196,3 +196,36 @@ fn score_is_a_value_and_a_function_of_a_player() {
         ["result: black"]
     );
 }
+
+#[test]
+fn attacks_by_move_to_reach_the_cells_their_targets_name() {
+    // Three black Strikers each attack through a `move to` whose target is named another
+    // way: two steps forward, a square, the first occupied cell of a line. The white King
+    // may not step onto an attacked cell.
+    let game = |king: &str| {
+        game_with(&format!(
+            "piece King letter K\npiece Striker letter S\npiece Post letter P\n\
+             setup {{ white King {king}  black Striker a4 e4 e1  black Post a1 }}\n\
+             moves King {{ step all to empty }}\nmoves Post {{ }}\n\
+             moves Striker {{\n  if from == a4 {{ move to from + forward * 2 to not friend }}\n\
+               if from == e4 {{ move to d3 to not friend }}\n\
+               if from == e1 {{ move to first occupied from from toward west to not friend }}\n}}\n\
+             legal if not find friend King is attacked\nend {{ when no moves: next loses }}\n"
+        ))
+    };
+    // e4 strikes d3; e1 strikes the first occupied cell west: its own Post on a1 with the
+    // King away, but d1, c1 or b1 with the King there.
+    let g = game("c2");
+    let m = moves(&g, &g.start());
+    for attacked in ["c2-d3", "c2-b1", "c2-c1", "c2-d1"] {
+        assert!(!m.contains(&attacked.to_string()), "{attacked} in {m:?}");
+    }
+    for ok in ["c2-b2", "c2-b3", "c2-c3", "c2-d2"] {
+        assert!(m.contains(&ok.to_string()), "{ok} missing from {m:?}");
+    }
+    // a4 strikes a2, two steps forward (south for black).
+    let g = game("b3");
+    let m = moves(&g, &g.start());
+    assert!(!m.contains(&"b3-a2".to_string()), "{m:?}");
+    assert!(m.contains(&"b3-a3".to_string()) && m.contains(&"b3-b2".to_string()));
+}

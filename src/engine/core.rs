@@ -12,7 +12,7 @@ use super::hash::Keys;
 use super::state::{Cell, Codes, MAX_PLAYERS, Move, NONE, State};
 use crate::geometry::{Board, MAX_DIRS};
 use crate::ir::visit::{Visitor, walk_program, walk_stmt};
-use crate::ir::{self, DirRef, Effect, Program, Stmt};
+use crate::ir::{self, CellExpr, DirRef, Effect, Program, Stmt};
 
 /// The board's tables.
 pub struct Geo<const W: usize> {
@@ -625,6 +625,34 @@ impl<const W: usize> Core<W> {
                 }
                 v
             }
+
+            /// Every cell a target expression could name: exactly, when it is built from
+            /// `from`, squares and steps; else the whole board.
+            fn cells(&self, e: &CellExpr) -> Bits<W> {
+                let b = &self.geo.board;
+                match e {
+                    CellExpr::From => Bits::from_cells([self.from]),
+                    CellExpr::Const(c) => Bits::from_cells([*c]),
+                    CellExpr::Step(start, d, n) => {
+                        let starts = self.cells(start);
+                        let dirs = self.dirs(std::slice::from_ref(d));
+                        Bits::from_cells(starts.iter().flat_map(|s| {
+                            dirs.iter().filter_map(move |&d| {
+                                (0..*n)
+                                    .try_fold(s, |c, _| Some(b.step(c, d)).filter(|&x| x != NONE))
+                            })
+                        }))
+                    }
+                    CellExpr::First { start, dir, .. } => {
+                        let starts = self.cells(start);
+                        let dirs = self.dirs(std::slice::from_ref(dir));
+                        Bits::from_cells(starts.iter().flat_map(|s| {
+                            dirs.iter().flat_map(move |&d| b.ray(s, d).iter().copied())
+                        }))
+                    }
+                    _ => self.geo.all,
+                }
+            }
         }
         impl<const W: usize> Visitor for Reach<'_, W> {
             fn stmt(&mut self, s: &Stmt) {
@@ -652,10 +680,13 @@ impl<const W: usize> Core<W> {
                             }
                         }
                     }
-                    Stmt::MoveTo { .. }
-                    | Stmt::MoveAny { .. }
-                    | Stmt::Place { .. }
-                    | Stmt::Chain { .. } => self.out = self.geo.all,
+                    Stmt::MoveTo { target, .. } => {
+                        let cells = self.cells(target);
+                        self.out = self.out.or(cells);
+                    }
+                    Stmt::MoveAny { .. } | Stmt::Place { .. } | Stmt::Chain { .. } => {
+                        self.out = self.geo.all
+                    }
                     _ => walk_stmt(self, s),
                 }
             }
