@@ -1,10 +1,10 @@
 //! Attacks: whether a cell is attacked, and how many cells a player attacks.
 //!
-//! A piece type whose attack rules are plain steps, slides and leaps (no condition, no
-//! variable direction) is checked backwards from the attacked cell: a knight attacks `c`
-//! when one stands a knight's leap from `c`; a rook when the first piece from `c` along a
-//! line is one. Other piece types run their attack rules forwards, only from cells whose
-//! reach covers `c`.
+//! Attack rules that are plain steps, slides and leaps (no condition, no variable
+//! direction) are checked backwards from the attacked cell: a knight attacks `c` when one
+//! stands a knight's leap from `c`; a rook when the first piece from `c` along a line is
+//! one. A piece type's other rules run forwards, only from cells whose reach by those
+//! rules covers `c`.
 
 use super::bits::Bits;
 use super::compile::test::CTest;
@@ -12,6 +12,7 @@ use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
 use super::generate::{Emit, Mode};
 use super::state::{Cell, NONE, State};
+use crate::geometry::MAX_DIRS;
 use crate::ir::{DirRef, Stmt};
 
 /// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
@@ -22,6 +23,9 @@ pub enum Rev<const W: usize> {
     Step {
         dirs: Vec<DirRef>,
         to: CTest<W>,
+        /// Per player (or one for all), per cell: the cells one of the steps leads to it
+        /// from (filled in by `Core::tabulate_reverse`).
+        back: Vec<Vec<Bits<W>>>,
     },
     Slide {
         dirs: Vec<DirRef>,
@@ -35,23 +39,30 @@ pub enum Rev<const W: usize> {
     },
 }
 
-/// The attack rules of a piece type read backwards, when they are all plain.
-pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> Option<Vec<Rev<W>>> {
+/// The attack rules of a piece type split in two: the plain ones, read backwards, and the
+/// rest, run forwards. A rule list that binds variables (`let`) is all run forwards, since
+/// its later rules may read them.
+pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> (Vec<Rev<W>>, Vec<Stmt>) {
     let fixed = |dirs: &[DirRef]| {
         dirs.iter()
             .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)))
     };
-    rules
-        .iter()
-        .map(|s| match s {
+    if rules.iter().any(|s| matches!(s, Stmt::Let { .. })) {
+        return (Vec::new(), rules.to_vec());
+    }
+    let mut back = Vec::new();
+    let mut rest = Vec::new();
+    for s in rules {
+        match s {
             Stmt::Step {
                 dirs,
                 to,
                 cond: None,
                 ..
-            } if fixed(dirs) => Some(Rev::Step {
+            } if fixed(dirs) => back.push(Rev::Step {
                 dirs: dirs.clone(),
                 to: x.test(to),
+                back: Vec::new(),
             }),
             Stmt::Slide {
                 dirs,
@@ -59,7 +70,7 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> Option<Ve
                 to,
                 cond: None,
                 ..
-            } if fixed(dirs) => Some(Rev::Slide {
+            } if fixed(dirs) => back.push(Rev::Slide {
                 dirs: dirs.clone(),
                 max: *max,
                 to: x.test(to),
@@ -69,13 +80,14 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> Option<Ve
                 to,
                 cond: None,
                 ..
-            } => Some(Rev::Leap {
+            } => back.push(Rev::Leap {
                 leap: leap.clone(),
                 to: x.test(to),
             }),
-            _ => None,
-        })
-        .collect()
+            _ => rest.push(s.clone()),
+        }
+    }
+    (back, rest)
 }
 
 impl<const W: usize> Core<W> {
@@ -91,32 +103,48 @@ impl<const W: usize> Core<W> {
             let mut ecx = Ctx::new(enemy);
             ecx.depth = cx.depth + 1;
             let theirs = st.by_owner[enemy as usize];
-            // Backwards, per piece type.
+            // Backwards, per piece type; slides to the edge are gathered per direction,
+            // so that each line from `c` is scanned once for all the pieces sliding it.
             let mut forwards = Bits::EMPTY;
+            let mut sliders = [Bits::<W>::EMPTY; MAX_DIRS];
             for (p, rev) in self.reverse.iter().enumerate() {
                 let attackers = theirs.and(st.by_type[p]);
                 if attackers.is_empty() {
                     continue;
                 }
-                match rev {
-                    Some(rules) => {
-                        if rules
-                            .iter()
-                            .any(|r| self.attacks_back(st, &ecx, c, r, attackers))
-                        {
-                            return true;
+                if !self.attack_rest[p].is_empty() {
+                    forwards = forwards.or(attackers.and(self.reach[p][c as usize]));
+                }
+                for r in rev {
+                    match r {
+                        Rev::Slide { dirs, max, to } if *max as usize >= self.geo.longest_ray => {
+                            if to.holds(self, st, &ecx, c) {
+                                for &d in dirs {
+                                    let d = self.dir(&ecx, d) as usize & (MAX_DIRS - 1);
+                                    sliders[d] = sliders[d].or(attackers);
+                                }
+                            }
+                        }
+                        _ => {
+                            if self.attacks_back(st, &ecx, c, r, attackers) {
+                                return true;
+                            }
                         }
                     }
-                    None => forwards = forwards.or(attackers),
+                }
+            }
+            for (d, from) in sliders.iter().enumerate() {
+                if !from.is_empty() {
+                    let x = self.first_in(c, self.geo.opposite[d], st.occupied);
+                    if x != NONE && from.has(x) {
+                        return true;
+                    }
                 }
             }
             for from in forwards.iter() {
                 let p = self.codes.piece[st.board[from as usize] as usize];
-                if !self.reach[p as usize][from as usize].has(c) {
-                    continue;
-                }
                 ecx.from = from;
-                if self.generate(st, &mut ecx, &self.attacks[p as usize], &mut e) {
+                if self.generate(st, &mut ecx, &self.attack_rest[p as usize], &mut e) {
                     return true;
                 }
             }
@@ -140,12 +168,9 @@ impl<const W: usize> Core<W> {
                 self.geo.leap_masks[leap][c as usize].intersects(&attackers)
                     && to.holds(self, st, ecx, c)
             }
-            Rev::Step { dirs, to } => {
-                dirs.iter().any(|&d| {
-                    let back = self.geo.opposite[self.dir(ecx, d) as usize & 7];
-                    let x = self.step(c, back);
-                    x != NONE && attackers.has(x)
-                }) && to.holds(self, st, ecx, c)
+            Rev::Step { back, to, .. } => {
+                back[(ecx.me as usize).min(back.len() - 1)][c as usize].intersects(&attackers)
+                    && to.holds(self, st, ecx, c)
             }
             Rev::Slide { dirs, max, to } => {
                 dirs.iter().any(|&d| {
@@ -187,5 +212,34 @@ impl<const W: usize> Core<W> {
             }
         }
         total
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// Tabulates where the steps of attack rules read backwards come from.
+    pub(super) fn tabulate_reverse(&mut self) {
+        let mut reverse = std::mem::take(&mut self.reverse);
+        for r in reverse.iter_mut().flatten() {
+            if let Rev::Step { dirs, back, .. } = r {
+                let relative = dirs.iter().any(|d| matches!(d, DirRef::Rel(_)));
+                let players = if relative { self.players } else { 1 };
+                *back = (0..players)
+                    .map(|p| {
+                        let cx = Ctx::new(p);
+                        let mut to = vec![Bits::EMPTY; self.geo.cells as usize];
+                        for x in 0..self.geo.cells {
+                            for &d in dirs.iter() {
+                                let c = self.step(x, self.dir(&cx, d));
+                                if c != NONE {
+                                    to[c as usize].insert(x);
+                                }
+                            }
+                        }
+                        to
+                    })
+                    .collect();
+            }
+        }
+        self.reverse = reverse;
     }
 }

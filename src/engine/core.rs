@@ -216,8 +216,11 @@ pub struct Core<const W: usize> {
     pub attacks: Vec<Vec<CStmt<W>>>,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules
     /// are plain steps, slides and leaps.
-    pub reverse: Vec<Option<Vec<super::attack::Rev<W>>>>,
-    /// Per piece type and origin: every cell its attack rules could ever reach.
+    pub reverse: Vec<Vec<super::attack::Rev<W>>>,
+    /// Per piece type: the attack rules not read backwards, run forwards.
+    pub attack_rest: Vec<Vec<CStmt<W>>>,
+    /// Per piece type and cell: every origin from which its forward attack rules
+    /// (`attack_rest`) could ever reach the cell.
     pub reach: Vec<Vec<Bits<W>>>,
     /// Whether a piece type has several rules that could produce the same move.
     pub may_duplicate: Vec<bool>,
@@ -286,10 +289,11 @@ impl<const W: usize> Core<W> {
             .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
             .collect();
         let attacks = attack_ir.iter().map(|m| x.stmts(m)).collect();
-        let reverse = attack_ir
+        let (reverse, attack_rest_ir): (Vec<_>, Vec<_>) = attack_ir
             .iter()
             .map(|m| super::attack::reverse(&x, m))
-            .collect();
+            .unzip();
+        let attack_rest = attack_rest_ir.iter().map(|m| x.stmts(m)).collect();
         let after = g
             .after
             .iter()
@@ -348,6 +352,7 @@ impl<const W: usize> Core<W> {
             moves,
             attacks,
             reverse,
+            attack_rest,
             reach: Vec::new(),
             may_duplicate,
             bound: Vec::new(),
@@ -389,19 +394,31 @@ impl<const W: usize> Core<W> {
         let mut attacks = std::mem::take(&mut core.attacks);
         let mut chains = std::mem::take(&mut core.chains);
         let mut tables = Vec::new();
-        for rules in moves.iter_mut().chain(attacks.iter_mut()) {
+        let mut rest = std::mem::take(&mut core.attack_rest);
+        for rules in moves
+            .iter_mut()
+            .chain(attacks.iter_mut())
+            .chain(rest.iter_mut())
+        {
             core.tabulate_steps(rules, &mut tables);
         }
         for (rules, _) in chains.iter_mut() {
             core.tabulate_steps(rules, &mut tables);
         }
-        (core.moves, core.attacks, core.chains) = (moves, attacks, chains);
-        core.reach = attack_ir
+        (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
+        core.tabulate_reverse();
+        core.reach = attack_rest_ir
             .iter()
             .map(|rules| {
-                (0..core.geo.cells)
-                    .map(|c| core.reach_of(rules, c))
-                    .collect()
+                let mut from = vec![Bits::EMPTY; core.geo.cells as usize];
+                if !rules.is_empty() {
+                    for f in 0..core.geo.cells {
+                        for c in core.reach_of(rules, f).iter() {
+                            from[c as usize].insert(f);
+                        }
+                    }
+                }
+                from
             })
             .collect();
         core
