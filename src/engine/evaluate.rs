@@ -271,6 +271,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
                 let all = matches!(c, Cond::Forall { .. });
+                if !all && let Some(f) = self.first_in_some_direction(*slot, dirs, body) {
+                    return f;
+                }
                 let (slot, dirs, body) = (*slot as usize, dirs.clone(), self.cond(body));
                 Box::new(move |core, st, cx| {
                     for &d in &dirs {
@@ -314,6 +317,53 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 })
             }
         }
+    }
+
+    /// `any d in DIRS: first F from X toward d is T` (lines of sight), when F and T are
+    /// sets, X does not depend on `d` and the directions are fixed: a direction is only
+    /// walked when its ray holds a cell of both sets, since the first cell of F must be
+    /// one of T.
+    fn first_in_some_direction(&self, slot: u8, dirs: &[DirRef], body: &Cond) -> Option<CondFn<W>> {
+        let Cond::Is(
+            CellExpr::First {
+                test,
+                start,
+                dir: DirRef::Var(s),
+            },
+            t,
+        ) = body
+        else {
+            return None;
+        };
+        let b = match **start {
+            CellExpr::To => Base::To,
+            CellExpr::From => Base::From,
+            CellExpr::Slot(x) if x != slot => Base::Slot(x),
+            _ => return None,
+        };
+        let fixed = dirs
+            .iter()
+            .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)));
+        let (f, t) = (self.test(test), self.test(t));
+        if *s != slot || !fixed || !f.is_set() || !t.is_set() {
+            return None;
+        }
+        let dirs = dirs.to_vec();
+        Some(Box::new(move |core, st, cx| {
+            let c = b.get(cx);
+            if c == NONE {
+                return false;
+            }
+            let f = f.set(core, st, cx).expect("a set test");
+            let both = f.and(t.set(core, st, cx).expect("a set test"));
+            dirs.iter().any(|&d| {
+                let d = core.dir(cx, d);
+                core.geo.ray_mask[c as usize][d as usize & 7].intersects(&both) && {
+                    let x = core.first_in(c, d, f);
+                    x != NONE && both.has(x)
+                }
+            })
+        }))
     }
 
     pub fn int(&self, e: &IntExpr) -> IntFn<W> {

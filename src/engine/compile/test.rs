@@ -45,6 +45,8 @@ enum Quick<const W: usize> {
     NotOwner(u8),
     Empty,
     Occupied,
+    /// One owner's pieces of one type (`enemy Warrior`).
+    OwnerType(u8, u8),
     General,
 }
 
@@ -136,6 +138,7 @@ impl<const W: usize> Table<W> {
             Quick::NotOwner(o) => self.all.minus(st.by_owner[o as usize]),
             Quick::Empty => self.all.minus(st.occupied),
             Quick::Occupied => st.occupied,
+            Quick::OwnerType(o, p) => st.by_owner[o as usize].and(st.by_type[p as usize]),
             Quick::General => self.set_by_parts(st, me),
         }
     }
@@ -304,6 +307,11 @@ impl<const W: usize> TestEnv<'_, W> {
             }
             if all_codes(&|c| c == 0 || owner(c) != o) {
                 return Quick::NotOwner(o);
+            }
+            for p in 0..self.pieces as u8 {
+                if all_codes(&|c| c != 0 && owner(c) == o && self.codes.piece[c] == p) {
+                    return Quick::OwnerType(o, p);
+                }
             }
         }
         Quick::General
