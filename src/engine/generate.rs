@@ -291,181 +291,187 @@ impl<const W: usize> Core<W> {
             {
                 continue;
             }
-            let stop = match s {
-                CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
-                    cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                    self.generate(st, cx, body, e)
-                }),
-                CStmt::ForPiece { slot, pieces, body } => {
-                    let saved = cx.choice;
-                    let stop = pieces.iter().any(|&p| {
-                        cx.slots[*slot as usize] = p as u16;
-                        cx.choice = p;
-                        self.generate(st, cx, body, e)
-                    });
-                    cx.choice = saved;
-                    stop
-                }
-                CStmt::Let { slot, value } => {
-                    cx.slots[*slot as usize] = value(self, st, cx);
-                    false
-                }
-                CStmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    if cond(self, st, cx) {
-                        self.generate(st, cx, then, e)
-                    } else {
-                        self.generate(st, cx, otherwise, e)
-                    }
-                }
-                CStmt::Step {
-                    masks: Some(masks),
-                    to,
-                    then,
-                    ..
-                } if e.by_sets() => {
-                    cx.from != NONE && {
-                        let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
-                        match e.mode {
-                            Mode::Hit(c) => {
-                                mask.has(c) && to.holds(self, st, cx, c) && e.one(cx, c, *then)
-                            }
-                            _ => {
-                                let set = to.set(self, st, cx).expect("a set test");
-                                e.many(cx, mask.and(set), *then)
-                            }
-                        }
-                    }
-                }
-                CStmt::Step {
-                    dirs,
-                    to,
-                    cond,
-                    then,
-                    ..
-                } => {
-                    cx.from != NONE
-                        && dirs.iter().any(|&d| {
-                            let c = self.step(cx.from, self.dir(cx, d));
-                            c != NONE && self.target(st, cx, c, to, cond, *then, e)
-                        })
-                }
-                CStmt::Slide {
-                    dirs,
-                    max,
-                    through,
-                    to,
-                    cond,
-                    then,
-                } => {
-                    cx.from != NONE
-                        && self.slide(st, cx, dirs, *max, through.as_ref(), to, cond, *then, e)
-                }
-                CStmt::Leap {
-                    leap,
-                    to,
-                    cond,
-                    cond_set,
-                    then,
-                } => {
-                    let leap = leap[(cx.me as usize).min(leap.len() - 1)] as usize;
-                    if cx.from == NONE {
-                        false
-                    } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
-                        let set = to.set(self, st, cx).expect("a set test");
-                        let targets = self.geo.leap_masks[leap][cx.from as usize].and(set);
-                        let targets = self.only_where(st, cx, targets, cond_set);
-                        e.many(cx, targets, *then)
-                    } else {
-                        self.geo.leap_lists[leap][cx.from as usize]
-                            .iter()
-                            .any(|&c| self.target(st, cx, c, to, cond, *then, e))
-                    }
-                }
-                CStmt::MoveTo {
-                    target,
-                    to,
-                    cond,
-                    then,
-                } => {
-                    if cx.from == NONE {
-                        false
-                    } else {
-                        let c = target(self, st, cx);
-                        c != NONE && to.holds(self, st, cx, c) && {
-                            cx.to = c;
-                            cond(self, st, cx) && e.one(cx, c, *then)
-                        }
-                    }
-                }
-                CStmt::MoveAny {
-                    to,
-                    cond,
-                    cond_set,
-                    then,
-                } => {
-                    if cx.from == NONE {
-                        false
-                    } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
-                        let set = to.set(self, st, cx).expect("a set test");
-                        let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
-                        e.many(cx, targets, *then)
-                    } else {
-                        (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, *then, e))
-                    }
-                }
-                CStmt::New(inner) => {
-                    let saved = cx.create;
-                    cx.create = true;
-                    let stop = self.generate(st, cx, std::slice::from_ref(inner), e);
-                    cx.create = saved;
-                    stop
-                }
-                CStmt::Class { class, body } if e.class != ANY_CLASS && e.class != *class => false,
-                CStmt::Class { class, body } => {
-                    let saved = cx.class;
-                    cx.class = *class;
-                    let stop = self.generate(st, cx, body, e);
-                    cx.class = saved;
-                    stop
-                }
-                CStmt::Chain(id) => {
-                    cx.from != NONE && {
-                        // Most pieces have no first hop: they cost no copy of the state.
-                        let origin = *cx;
-                        let hops = self.hops(st, &origin, cx.from, *id, e.piece);
-                        !hops.is_empty() && {
-                            let mut scratch = st.clone();
-                            let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
-                            self.chain(&mut scratch, &origin, hops, *id, &mut path, e)
-                        }
-                    }
-                }
-                CStmt::Place {
-                    on,
-                    cond,
-                    cond_set,
-                    then,
-                } => {
-                    if cx.from != NONE {
-                        false
-                    } else if on.is_set() && (cond.is_none() || cond_set.is_some()) {
-                        let set = on.set(self, st, cx).expect("a set test");
-                        let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
-                        e.many(cx, targets, *then)
-                    } else {
-                        (0..self.geo.cells).any(|c| self.target(st, cx, c, on, cond, *then, e))
-                    }
-                }
-            };
-            if stop {
+            if self.stmt(st, cx, s, e) {
                 return true;
             }
         }
         false
+    }
+
+    /// Runs one statement. Kept out of `generate`'s loop so that the loads the many arms
+    /// need are made in their own arms, not all at every call.
+    #[inline(never)]
+    fn stmt(&self, st: &State<W>, cx: &mut Ctx, s: &CStmt<W>, e: &mut Emit<W>) -> bool {
+        match s {
+            CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
+                cx.slots[*slot as usize] = self.dir(cx, d) as u16;
+                self.generate(st, cx, body, e)
+            }),
+            CStmt::ForPiece { slot, pieces, body } => {
+                let saved = cx.choice;
+                let stop = pieces.iter().any(|&p| {
+                    cx.slots[*slot as usize] = p as u16;
+                    cx.choice = p;
+                    self.generate(st, cx, body, e)
+                });
+                cx.choice = saved;
+                stop
+            }
+            CStmt::Let { slot, value } => {
+                cx.slots[*slot as usize] = value(self, st, cx);
+                false
+            }
+            CStmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if cond(self, st, cx) {
+                    self.generate(st, cx, then, e)
+                } else {
+                    self.generate(st, cx, otherwise, e)
+                }
+            }
+            CStmt::Step {
+                masks: Some(masks),
+                to,
+                then,
+                ..
+            } if e.by_sets() => {
+                cx.from != NONE && {
+                    let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
+                    match e.mode {
+                        Mode::Hit(c) => {
+                            mask.has(c) && to.holds(self, st, cx, c) && e.one(cx, c, *then)
+                        }
+                        _ => {
+                            let set = to.set(self, st, cx).expect("a set test");
+                            e.many(cx, mask.and(set), *then)
+                        }
+                    }
+                }
+            }
+            CStmt::Step {
+                dirs,
+                to,
+                cond,
+                then,
+                ..
+            } => {
+                cx.from != NONE
+                    && dirs.iter().any(|&d| {
+                        let c = self.step(cx.from, self.dir(cx, d));
+                        c != NONE && self.target(st, cx, c, to, cond, *then, e)
+                    })
+            }
+            CStmt::Slide {
+                dirs,
+                max,
+                through,
+                to,
+                cond,
+                then,
+            } => {
+                cx.from != NONE
+                    && self.slide(st, cx, dirs, *max, through.as_ref(), to, cond, *then, e)
+            }
+            CStmt::Leap {
+                leap,
+                to,
+                cond,
+                cond_set,
+                then,
+            } => {
+                let leap = leap[(cx.me as usize).min(leap.len() - 1)] as usize;
+                if cx.from == NONE {
+                    false
+                } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
+                    let set = to.set(self, st, cx).expect("a set test");
+                    let targets = self.geo.leap_masks[leap][cx.from as usize].and(set);
+                    let targets = self.only_where(st, cx, targets, cond_set);
+                    e.many(cx, targets, *then)
+                } else {
+                    self.geo.leap_lists[leap][cx.from as usize]
+                        .iter()
+                        .any(|&c| self.target(st, cx, c, to, cond, *then, e))
+                }
+            }
+            CStmt::MoveTo {
+                target,
+                to,
+                cond,
+                then,
+            } => {
+                if cx.from == NONE {
+                    false
+                } else {
+                    let c = target(self, st, cx);
+                    c != NONE && to.holds(self, st, cx, c) && {
+                        cx.to = c;
+                        cond(self, st, cx) && e.one(cx, c, *then)
+                    }
+                }
+            }
+            CStmt::MoveAny {
+                to,
+                cond,
+                cond_set,
+                then,
+            } => {
+                if cx.from == NONE {
+                    false
+                } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
+                    let set = to.set(self, st, cx).expect("a set test");
+                    let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
+                    e.many(cx, targets, *then)
+                } else {
+                    (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, *then, e))
+                }
+            }
+            CStmt::New(inner) => {
+                let saved = cx.create;
+                cx.create = true;
+                let stop = self.generate(st, cx, std::slice::from_ref(inner), e);
+                cx.create = saved;
+                stop
+            }
+            CStmt::Class { class, body } if e.class != ANY_CLASS && e.class != *class => false,
+            CStmt::Class { class, body } => {
+                let saved = cx.class;
+                cx.class = *class;
+                let stop = self.generate(st, cx, body, e);
+                cx.class = saved;
+                stop
+            }
+            CStmt::Chain(id) => {
+                cx.from != NONE && {
+                    // Most pieces have no first hop: they cost no copy of the state.
+                    let origin = *cx;
+                    let hops = self.hops(st, &origin, cx.from, *id, e.piece);
+                    !hops.is_empty() && {
+                        let mut scratch = st.clone();
+                        let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
+                        self.chain(&mut scratch, &origin, hops, *id, &mut path, e)
+                    }
+                }
+            }
+            CStmt::Place {
+                on,
+                cond,
+                cond_set,
+                then,
+            } => {
+                if cx.from != NONE {
+                    false
+                } else if on.is_set() && (cond.is_none() || cond_set.is_some()) {
+                    let set = on.set(self, st, cx).expect("a set test");
+                    let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
+                    e.many(cx, targets, *then)
+                } else {
+                    (0..self.geo.cells).any(|c| self.target(st, cx, c, on, cond, *then, e))
+                }
+            }
+        }
     }
 
     /// The targets among `targets` where a statement's condition holds, given as a set.
