@@ -262,120 +262,131 @@ impl<const W: usize> Core<W> {
         effects: &[CEffect<W>],
         probe: &mut Option<&mut Vec<Cell>>,
     ) -> bool {
+        effects.iter().any(|e| self.effect(st, cx, e, probe))
+    }
+
+    /// Runs one effect (see `effects`). Kept out of `effects`' loop so that the loads the
+    /// many arms need are made in their own arms, not all at every call.
+    #[inline(never)]
+    fn effect(
+        &self,
+        st: &mut State<W>,
+        cx: &mut Ctx,
+        e: &CEffect<W>,
+        probe: &mut Option<&mut Vec<Cell>>,
+    ) -> bool {
         let keys = self.keys.as_ref();
-        for e in effects {
-            match e {
-                CEffect::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    let branch = if cond(self, st, cx) { then } else { otherwise };
-                    if self.effects(st, cx, branch, probe) {
+        match e {
+            CEffect::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branch = if cond(self, st, cx) { then } else { otherwise };
+                if self.effects(st, cx, branch, probe) {
+                    return true;
+                }
+            }
+            CEffect::For { slot, dirs, body } => {
+                for &d in dirs {
+                    cx.slots[*slot as usize] = self.dir(cx, d) as u16;
+                    if self.effects(st, cx, body, probe) {
                         return true;
                     }
                 }
-                CEffect::For { slot, dirs, body } => {
-                    for &d in dirs {
-                        cx.slots[*slot as usize] = self.dir(cx, d) as u16;
-                        if self.effects(st, cx, body, probe) {
-                            return true;
-                        }
+            }
+            CEffect::Let { slot, value } => cx.slots[*slot as usize] = value(self, st, cx),
+            CEffect::Remove(at) => {
+                let c = at(self, st, cx);
+                if c != NONE {
+                    st.put(&self.codes, keys, c, 0);
+                }
+            }
+            CEffect::SetFlag { flag, at, value } => {
+                let c = at(self, st, cx);
+                if c != NONE {
+                    st.set_flag(keys, *flag, c, *value);
+                }
+            }
+            CEffect::Counter { counter, op, value } => {
+                let v = value(self, st, cx);
+                let old = st.counters[cx.me as usize][*counter as usize];
+                let v = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+                let new = match op {
+                    CounterOp::Add => old.saturating_add(v),
+                    CounterOp::Sub => old.saturating_sub(v),
+                    CounterOp::Assign => v,
+                };
+                st.set_counter(cx.me, *counter, new);
+            }
+            CEffect::Again => cx.again = true,
+            CEffect::Along {
+                slot,
+                start,
+                dir,
+                test,
+                body,
+            } => {
+                let c = start(self, st, cx);
+                if c == NONE {
+                    return false;
+                }
+                let d = self.dir(cx, *dir);
+                for &x in self.geo.board.ray(c, d) {
+                    if !test.holds(self, st, cx, x) {
+                        break;
+                    }
+                    cx.slots[*slot as usize] = x;
+                    if self.effects(st, cx, body, probe) {
+                        return true;
                     }
                 }
-                CEffect::Let { slot, value } => cx.slots[*slot as usize] = value(self, st, cx),
-                CEffect::Remove(at) => {
-                    let c = at(self, st, cx);
-                    if c != NONE {
-                        st.put(&self.codes, keys, c, 0);
-                    }
-                }
-                CEffect::SetFlag { flag, at, value } => {
-                    let c = at(self, st, cx);
-                    if c != NONE {
-                        st.set_flag(keys, *flag, c, *value);
-                    }
-                }
-                CEffect::Counter { counter, op, value } => {
-                    let v = value(self, st, cx);
-                    let old = st.counters[cx.me as usize][*counter as usize];
-                    let v = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-                    let new = match op {
-                        CounterOp::Add => old.saturating_add(v),
-                        CounterOp::Sub => old.saturating_sub(v),
-                        CounterOp::Assign => v,
+            }
+            CEffect::Flip(at) => {
+                let c = at(self, st, cx);
+                let k = if c == NONE { 0 } else { st.board[c as usize] };
+                let owner = self.codes.owner[k as usize];
+                if k != 0 && owner < self.players {
+                    // To the mover; the mover's own piece goes to the next player.
+                    let to = if owner == cx.me {
+                        (owner + 1) % self.players
+                    } else {
+                        cx.me
                     };
-                    st.set_counter(cx.me, *counter, new);
+                    let code = self.codes.code(to, self.codes.piece[k as usize]);
+                    st.put(&self.codes, keys, c, code);
                 }
-                CEffect::Again => cx.again = true,
-                CEffect::Along {
-                    slot,
-                    start,
-                    dir,
-                    test,
-                    body,
-                } => {
-                    let c = start(self, st, cx);
-                    if c == NONE {
-                        continue;
-                    }
-                    let d = self.dir(cx, *dir);
-                    for &x in self.geo.board.ray(c, d) {
-                        if !test.holds(self, st, cx, x) {
-                            break;
-                        }
-                        cx.slots[*slot as usize] = x;
-                        if self.effects(st, cx, body, probe) {
-                            return true;
-                        }
-                    }
+            }
+            CEffect::Change { at, piece } => {
+                let c = at(self, st, cx);
+                let k = if c == NONE { 0 } else { st.board[c as usize] };
+                if k != 0 {
+                    let code = self
+                        .codes
+                        .code(self.codes.owner[k as usize], piece_ref(cx, *piece));
+                    st.put(&self.codes, keys, c, code);
                 }
-                CEffect::Flip(at) => {
-                    let c = at(self, st, cx);
-                    let k = if c == NONE { 0 } else { st.board[c as usize] };
-                    let owner = self.codes.owner[k as usize];
-                    if k != 0 && owner < self.players {
-                        // To the mover; the mover's own piece goes to the next player.
-                        let to = if owner == cx.me {
-                            (owner + 1) % self.players
-                        } else {
-                            cx.me
-                        };
-                        let code = self.codes.code(to, self.codes.piece[k as usize]);
-                        st.put(&self.codes, keys, c, code);
-                    }
+            }
+            CEffect::Put { piece, at, neutral } => {
+                let c = at(self, st, cx);
+                if c != NONE {
+                    let owner = if *neutral { self.players } else { cx.me };
+                    let code = self.codes.code(owner, piece_ref(cx, *piece));
+                    st.put(&self.codes, keys, c, code);
                 }
-                CEffect::Change { at, piece } => {
-                    let c = at(self, st, cx);
-                    let k = if c == NONE { 0 } else { st.board[c as usize] };
-                    if k != 0 {
-                        let code = self
-                            .codes
-                            .code(self.codes.owner[k as usize], piece_ref(cx, *piece));
-                        st.put(&self.codes, keys, c, code);
-                    }
+            }
+            CEffect::Choose { slot, from, body } => {
+                if let Some(out) = probe {
+                    self.options(st, cx, *slot, from, out);
+                    return true;
                 }
-                CEffect::Put { piece, at, neutral } => {
-                    let c = at(self, st, cx);
-                    if c != NONE {
-                        let owner = if *neutral { self.players } else { cx.me };
-                        let code = self.codes.code(owner, piece_ref(cx, *piece));
-                        st.put(&self.codes, keys, c, code);
-                    }
-                }
-                CEffect::Choose { slot, from, body } => {
-                    if let Some(out) = probe {
-                        self.options(st, cx, *slot, from, out);
+                // The move carries the choice; a move made when there was nothing to
+                // choose carries none, and the body does not run.
+                if cx.cell_choice != NONE {
+                    cx.slots[*slot as usize] = cx.cell_choice;
+                    cx.cell_choice = NONE;
+                    if self.effects(st, cx, body, probe) {
                         return true;
-                    }
-                    // The move carries the choice; a move made when there was nothing to
-                    // choose carries none, and the body does not run.
-                    if cx.cell_choice != NONE {
-                        cx.slots[*slot as usize] = cx.cell_choice;
-                        cx.cell_choice = NONE;
-                        if self.effects(st, cx, body, probe) {
-                            return true;
-                        }
                     }
                 }
             }
