@@ -88,8 +88,16 @@ impl<const W: usize> CTest<W> {
 
     /// The set of cells where the test holds, when it can be computed at once (`attacked`
     /// is computed cell by cell instead).
-    #[inline]
+    #[inline(always)]
     pub fn set(&self, core: &Core<W>, st: &State<W>, cx: &Ctx) -> Option<Bits<W>> {
+        match self {
+            CTest::Table(t) => Some(t.set(st, cx.me)),
+            CTest::Flag(f) => Some(st.flags[*f as usize]),
+            _ => self.set_slow(core, st, cx),
+        }
+    }
+
+    fn set_slow(&self, core: &Core<W>, st: &State<W>, cx: &Ctx) -> Option<Bits<W>> {
         Some(match self {
             CTest::Table(t) => t.set(st, cx.me),
             CTest::Flag(f) => st.flags[*f as usize],
@@ -113,12 +121,20 @@ impl<const W: usize> CTest<W> {
     }
 
     /// Whether `set` gives an answer (no `attacked` inside).
+    #[inline(always)]
     pub fn is_set(&self) -> bool {
         match self {
             CTest::Table(_) | CTest::Flag(_) => true,
             CTest::Attacked | CTest::Def(..) => false,
+            _ => self.is_set_slow(),
+        }
+    }
+
+    fn is_set_slow(&self) -> bool {
+        match self {
             CTest::Not(t) => t.is_set(),
             CTest::And(v) | CTest::Or(v) => v.iter().all(CTest::is_set),
+            _ => self.is_set(),
         }
     }
 }
@@ -130,7 +146,7 @@ impl<const W: usize> Table<W> {
     }
 
     /// Every cell where the test holds, from `me`'s point of view.
-    #[inline]
+    #[inline(always)]
     pub fn set(&self, st: &State<W>, me: u8) -> Bits<W> {
         match self.quick[me as usize] {
             Quick::Cells(b) => b,
@@ -143,6 +159,7 @@ impl<const W: usize> Table<W> {
         }
     }
 
+    #[inline(never)]
     fn set_by_parts(&self, st: &State<W>, me: u8) -> Bits<W> {
         let mut out = Bits::EMPTY;
         for part in &self.parts[me as usize] {
