@@ -746,6 +746,32 @@ fn acts_on_board(stmts: &[Stmt]) -> bool {
 }
 
 fn may_duplicate(stmts: &[Stmt]) -> bool {
+    // Steps and slides along different directions never meet on the same target, however
+    // many statements they are spread over (`step forward` and `step forward-left,
+    // forward-right`), as long as the directions are all absolute or all relative.
+    let mut dirs = Vec::new();
+    let lines = stmts.iter().all(|s| match s {
+        Stmt::Step { dirs: d, .. } | Stmt::Slide { dirs: d, .. } => {
+            dirs.extend_from_slice(d);
+            true
+        }
+        _ => false,
+    });
+    let all_abs = dirs.iter().all(|d| matches!(d, DirRef::Abs(_)));
+    let all_rel = dirs.iter().all(|d| matches!(d, DirRef::Rel(_)));
+    if lines && (all_abs || all_rel) {
+        let mut sorted: Vec<u8> = dirs
+            .iter()
+            .map(|d| match d {
+                DirRef::Abs(x) | DirRef::Rel(x) => *x,
+                _ => unreachable!("all fixed"),
+            })
+            .collect();
+        sorted.sort_unstable();
+        if sorted.windows(2).all(|w| w[0] != w[1]) {
+            return false;
+        }
+    }
     struct Count {
         times: usize,
         inside_new: bool,
