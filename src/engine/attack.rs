@@ -43,10 +43,7 @@ pub enum Rev<const W: usize> {
 /// rest, run forwards. A rule list that binds variables (`let`) is all run forwards, since
 /// its later rules may read them.
 pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> (Vec<Rev<W>>, Vec<Stmt>) {
-    let fixed = |dirs: &[DirRef]| {
-        dirs.iter()
-            .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)))
-    };
+    let fixed = |dirs: &[DirRef]| dirs.iter().all(DirRef::is_fixed);
     if rules.iter().any(|s| matches!(s, Stmt::Let { .. })) {
         return (Vec::new(), rules.to_vec());
     }

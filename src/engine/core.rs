@@ -577,9 +577,7 @@ impl<const W: usize> Core<W> {
                     ..
                 } if to.is_set() => {
                     let relative = dirs.iter().any(|d| matches!(d, DirRef::Rel(_)));
-                    let fixed = dirs
-                        .iter()
-                        .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)));
+                    let fixed = dirs.iter().all(DirRef::is_fixed);
                     if let Some((_, t)) = tables.iter().find(|(d, _)| d == dirs) {
                         *masks = Some(t.clone());
                     } else if fixed && tables.len() < MAX_STEP_TABLES {
@@ -760,15 +758,9 @@ fn may_duplicate(stmts: &[Stmt]) -> bool {
     let all_abs = dirs.iter().all(|d| matches!(d, DirRef::Abs(_)));
     let all_rel = dirs.iter().all(|d| matches!(d, DirRef::Rel(_)));
     if lines && (all_abs || all_rel) {
-        let mut sorted: Vec<u8> = dirs
-            .iter()
-            .map(|d| match d {
-                DirRef::Abs(x) | DirRef::Rel(x) => *x,
-                _ => unreachable!("all fixed"),
-            })
-            .collect();
-        sorted.sort_unstable();
-        if sorted.windows(2).all(|w| w[0] != w[1]) {
+        // Within one kind, equal directions are equal values.
+        let distinct = dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d));
+        if distinct {
             return false;
         }
     }

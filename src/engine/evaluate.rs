@@ -83,12 +83,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
             &CellExpr::Slot(s) => Box::new(move |_, _, cx| cx.slots[s as usize]),
             CellExpr::Step(base, d, n) => {
                 let (d, n) = (*d, *n as usize);
-                let base_slot = match **base {
-                    CellExpr::To => Some(Base::To),
-                    CellExpr::From => Some(Base::From),
-                    CellExpr::Slot(s) => Some(Base::Slot(s)),
-                    _ => None,
-                };
+                let base_slot = Base::of(base);
                 if let Some(b) = base_slot {
                     if n == 1 {
                         return Box::new(move |core, _, cx| {
@@ -171,21 +166,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Cond::False => Box::new(|_, _, _| false),
             Cond::Is(e, t) => {
                 let t = self.test(t);
-                let base = match e {
-                    CellExpr::To => Some(Base::To),
-                    CellExpr::From => Some(Base::From),
-                    CellExpr::Slot(s) => Some(Base::Slot(*s)),
-                    _ => None,
-                };
+                let base = Base::of(e);
                 // `first FLAG from x toward d is T` in one closure (lines of sight).
                 if let CellExpr::First { test, start, dir } = e
                     && let crate::ir::Test::Flag(f) = **test
-                    && let Some(b) = match **start {
-                        CellExpr::To => Some(Base::To),
-                        CellExpr::From => Some(Base::From),
-                        CellExpr::Slot(s) => Some(Base::Slot(s)),
-                        _ => None,
-                    }
+                    && let Some(b) = Base::of(start)
                 {
                     let d = *dir;
                     return Box::new(move |core, st, cx| {
@@ -199,12 +184,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 }
                 // `to + d is T` and `x is T` without a closure for the cell.
                 if let CellExpr::Step(inner, d, 1) = e
-                    && let Some(b) = match **inner {
-                        CellExpr::To => Some(Base::To),
-                        CellExpr::From => Some(Base::From),
-                        CellExpr::Slot(s) => Some(Base::Slot(s)),
-                        _ => None,
-                    }
+                    && let Some(b) = Base::of(inner)
                 {
                     let d = *d;
                     return Box::new(move |core, st, cx| {
@@ -335,17 +315,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
         else {
             return None;
         };
-        let b = match **start {
-            CellExpr::To => Base::To,
-            CellExpr::From => Base::From,
-            CellExpr::Slot(x) if x != slot => Base::Slot(x),
-            _ => return None,
-        };
-        let fixed = dirs
-            .iter()
-            .all(|d| matches!(d, DirRef::Abs(_) | DirRef::Rel(_)));
+        let b = Base::of(start)?;
+        if *s != slot || **start == CellExpr::Slot(slot) || !dirs.iter().all(DirRef::is_fixed) {
+            return None;
+        }
         let (f, t) = (self.test(test), self.test(t));
-        if *s != slot || !fixed || !f.is_set() || !t.is_set() {
+        if !f.is_set() || !t.is_set() {
             return None;
         }
         let dirs = dirs.to_vec();
@@ -516,6 +491,16 @@ enum Base {
 }
 
 impl Base {
+    /// The base for a cell expression read straight from the context, if it is one.
+    fn of(e: &CellExpr) -> Option<Base> {
+        match *e {
+            CellExpr::To => Some(Base::To),
+            CellExpr::From => Some(Base::From),
+            CellExpr::Slot(s) => Some(Base::Slot(s)),
+            _ => None,
+        }
+    }
+
     #[inline(always)]
     fn get(self, cx: &Ctx) -> Cell {
         match self {

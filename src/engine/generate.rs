@@ -417,17 +417,7 @@ impl<const W: usize> Core<W> {
                 cond,
                 cond_set,
                 then,
-            } => {
-                if cx.from == NONE {
-                    false
-                } else if to.is_set() && (cond.is_none() || cond_set.is_some()) {
-                    let set = to.set(self, st, cx).expect("a set test");
-                    let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
-                    e.many(cx, targets, *then)
-                } else {
-                    (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, *then, e))
-                }
-            }
+            } => cx.from != NONE && self.any_cell(st, cx, to, cond, cond_set, *then, e),
             CStmt::New(inner) => {
                 let saved = cx.create;
                 cx.create = true;
@@ -460,17 +450,30 @@ impl<const W: usize> Core<W> {
                 cond,
                 cond_set,
                 then,
-            } => {
-                if cx.from != NONE {
-                    false
-                } else if on.is_set() && (cond.is_none() || cond_set.is_some()) {
-                    let set = on.set(self, st, cx).expect("a set test");
-                    let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
-                    e.many(cx, targets, *then)
-                } else {
-                    (0..self.geo.cells).any(|c| self.target(st, cx, c, on, cond, *then, e))
-                }
-            }
+            } => cx.from == NONE && self.any_cell(st, cx, on, cond, cond_set, *then, e),
+        }
+    }
+
+    /// Every cell of the board passing `to` and `cond` (a placement, a man that flies):
+    /// as one set when the test and the condition have one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn any_cell(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        to: &CTest<W>,
+        cond: &Option<CondFn<W>>,
+        cond_set: &Option<SetFn<W>>,
+        then: u16,
+        e: &mut Emit<W>,
+    ) -> bool {
+        if to.is_set() && (cond.is_none() || cond_set.is_some()) {
+            let set = to.set(self, st, cx).expect("a set test");
+            let targets = self.only_where(st, cx, set.and(self.geo.all), cond_set);
+            e.many(cx, targets, then)
+        } else {
+            (0..self.geo.cells).any(|c| self.target(st, cx, c, to, cond, then, e))
         }
     }
 

@@ -220,6 +220,13 @@ pub enum DirRef {
     Opp(Slot),
 }
 
+impl DirRef {
+    /// Whether the direction is known without a variable (from the point of view alone).
+    pub fn is_fixed(&self) -> bool {
+        matches!(self, DirRef::Abs(_) | DirRef::Rel(_))
+    }
+}
+
 /// A piece type: fixed, or the variable of a `for p in PIECES` loop.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
 pub enum PieceRef {
