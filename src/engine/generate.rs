@@ -437,11 +437,12 @@ impl<const W: usize> Core<W> {
                 cx.from != NONE && {
                     // Most pieces have no first hop: they cost no copy of the state.
                     let origin = *cx;
-                    let hops = self.hops(st, &origin, cx.from, *id, e.piece);
-                    !hops.is_empty() && {
+                    let mut stack = Vec::new();
+                    self.hops(st, &origin, cx.from, *id, e.piece, &mut stack);
+                    !stack.is_empty() && {
                         let mut scratch = st.clone();
-                        let mut path = Vec::with_capacity(crate::ir::MAX_HOPS);
-                        self.chain(&mut scratch, &origin, hops, *id, &mut path, e)
+                        let mut path = Path::default();
+                        self.chain(&mut scratch, &origin, &mut stack, 0, *id, &mut path, e)
                     }
                 }
             }
@@ -587,39 +588,50 @@ impl<const W: usize> Core<W> {
     }
 }
 
+/// The cells a chain of hops has landed on so far.
+#[derive(Default)]
+struct Path {
+    cells: [Cell; crate::ir::MAX_HOPS],
+    len: usize,
+}
+
 impl<const W: usize> Core<W> {
-    /// The hops of chain `id` from `at`.
-    fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8) -> Vec<Move> {
-        let mut hops = Vec::new();
-        let mut he = Emit::new(Mode::Collect, &mut hops);
+    /// Appends the hops of chain `id` from `at` to `out`.
+    fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8, out: &mut Vec<Move>) {
+        let mut he = Emit::new(Mode::Collect, out);
         he.piece = piece;
         let mut cx = *origin;
         cx.from = at;
         cx.create = false;
         self.generate(st, &mut cx, &self.chains[id as usize].0, &mut he);
-        hops
     }
 
-    /// Explores the hops of chain `id` (`hops`, those from where the piece stands) on a
-    /// scratch state, emitting every complete path (one that no hop continues, or that
-    /// `until` ends). True when the emitter asked to stop.
+    /// Explores the hops of chain `id` (those of `stack` from `first` on, from where the
+    /// piece stands) on a scratch state, emitting every complete path (one that no hop
+    /// continues, or that `until` ends). Each level's hops are kept on one stack, above
+    /// the levels below it. True when the emitter asked to stop.
+    #[allow(clippy::too_many_arguments)]
     fn chain(
         &self,
         st: &mut State<W>,
         origin: &Ctx,
-        hops: Vec<Move>,
+        stack: &mut Vec<Move>,
+        first: usize,
         id: u16,
-        path: &mut Vec<Cell>,
+        path: &mut Path,
         e: &mut Emit<W>,
     ) -> bool {
         let until = &self.chains[id as usize].1;
-        if hops.is_empty() {
-            return !path.is_empty() && e.chain(origin, id, path);
+        let end = stack.len();
+        if first == end {
+            return path.len > 0 && e.chain(origin, id, &path.cells[..path.len]);
         }
-        for h in hops {
-            path.push(h.to);
+        for i in first..end {
+            let h = stack[i];
+            path.cells[path.len] = h.to;
+            path.len += 1;
             let frame = self.make_hop(st, &h);
-            let ended = path.len() >= crate::ir::MAX_HOPS
+            let ended = path.len >= crate::ir::MAX_HOPS
                 || until.as_ref().is_some_and(|u| {
                     let mut cx = *origin;
                     cx.from = h.from;
@@ -627,13 +639,15 @@ impl<const W: usize> Core<W> {
                     u(self, st, &mut cx)
                 });
             let stop = if ended {
-                e.chain(origin, id, path)
+                e.chain(origin, id, &path.cells[..path.len])
             } else {
-                let next = self.hops(st, origin, h.to, id, e.piece);
-                self.chain(st, origin, next, id, path, e)
+                self.hops(st, origin, h.to, id, e.piece, stack);
+                let stop = self.chain(st, origin, stack, end, id, path, e);
+                stack.truncate(end);
+                stop
             };
             self.unmake(st, frame);
-            path.pop();
+            path.len -= 1;
             if stop {
                 return true;
             }
