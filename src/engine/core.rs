@@ -204,6 +204,9 @@ pub type Chain<const W: usize> = (Vec<CStmt<W>>, Option<CondFn<W>>);
 
 /// A compiled game.
 pub struct Core<const W: usize> {
+    /// Tells this compiled game from any other of the process, for what is kept per
+    /// thread between questions about it.
+    pub id: u64,
     pub program: Program,
     pub geo: Geo<W>,
     pub codes: Codes,
@@ -344,7 +347,9 @@ impl<const W: usize> Core<W> {
                 .is_some_and(|p| p.longest || creates || may_duplicate.iter().any(|&d| d));
         let progress = progress(&program);
         let keys = g.tracks_repetition.then(|| Keys::new(geo.cells as usize));
+        static IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut core = Core {
+            id: IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             geo,
             codes,
             keys,

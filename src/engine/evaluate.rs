@@ -275,10 +275,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Cond::Connects { test, a, b } => {
                 let (t, a, b) = (self.test(test), *a as usize, *b as usize);
                 Box::new(move |core, st, cx| {
-                    let me = cx.me as usize;
                     let within = core.cells_where(st, cx, &t);
-                    let seed = core.geo.regions[a][me].and(within);
-                    core.reaches(seed, within, core.geo.regions[b][me])
+                    core.connects(within, a, b, cx.me as usize)
                 })
             }
             Cond::As(p, body) => {
@@ -517,40 +515,6 @@ impl<const W: usize> Core<W> {
         t.set(self, st, cx).unwrap_or_else(|| {
             Bits::from_cells((0..self.geo.cells).filter(|&c| t.holds(self, st, cx, c)))
         })
-    }
-
-    /// The cells of `within` joined to `seed` through neighbours in `within` (the board's
-    /// orthogonal neighbours, or all of them on a hexagonal board).
-    pub fn fill(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
-        self.fill_until(seed, within, Bits::EMPTY).0
-    }
-
-    /// Whether the cells connected to `seed` through `within` meet `goal`: the fill
-    /// stops as soon as they do, and does not start when either end has no cell of
-    /// `within` (most positions of a connection game, most of the time).
-    pub fn reaches(&self, seed: Bits<W>, within: Bits<W>, goal: Bits<W>) -> bool {
-        let goal = goal.and(within);
-        !seed.and(within).is_empty() && !goal.is_empty() && self.fill_until(seed, within, goal).1
-    }
-
-    /// [`fill`](Core::fill), stopping as soon as the region meets `goal`: the region so
-    /// far, and whether it met it.
-    #[inline(always)]
-    fn fill_until(&self, seed: Bits<W>, within: Bits<W>, goal: Bits<W>) -> (Bits<W>, bool) {
-        let mut region = seed.and(within);
-        let mut frontier = region;
-        while !frontier.is_empty() {
-            if frontier.intersects(&goal) {
-                return (region, true);
-            }
-            let mut next = Bits::EMPTY;
-            for c in frontier.iter() {
-                next = next.or(self.geo.adjacent[c as usize]);
-            }
-            frontier = next.and(within).minus(region);
-            region = region.or(frontier);
-        }
-        (region, false)
     }
 
     /// How many legal moves `player` would have if it were to move.

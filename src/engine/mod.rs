@@ -16,6 +16,7 @@ mod apply;
 mod attack;
 mod bits;
 mod compile;
+mod connect;
 mod core;
 mod evaluate;
 mod generate;
