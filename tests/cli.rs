@@ -156,6 +156,13 @@ fn perft_prints_the_count_alone() {
     assert_eq!(out, "4408\n");
     let (_, out, _) = regula(&["perft", "games/tablut.game", "0"]);
     assert_eq!(out, "1\n");
+    // Depth 1 is the number of moves the `moves` verb lists, and 0 once the game is over.
+    let (_, out, _) = regula(&["perft", "games/tablut.game", "1"]);
+    let (_, list, _) = regula(&["moves", "games/tablut.game"]);
+    assert_eq!(out, format!("{}\n", list.lines().count()));
+    let won = ["perft", "docs/examples/tictactoe.game", "1", "--after"];
+    let (code, out, _) = regula(&[&won[..], &["X@a1 X@a2 X@b1 X@b2 X@c1"]].concat());
+    assert_eq!((code, out.as_str()), (0, "0\n"));
 }
 
 #[test]

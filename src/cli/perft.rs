@@ -31,7 +31,13 @@ pub fn run(engine: &Engine, pos: &Position, o: &Options) -> i32 {
         if let (true, Some(rows)) = (human, &rows) {
             print_rows(rows);
         }
-        (rows, engine.perft_with(pos, o.depth, o.threads))
+        let total = match o.depth {
+            // The root's moves are listed already (a forced pass among them).
+            1 if !over => moves.len() as u64,
+            1 => 0,
+            _ => engine.perft_with(pos, o.depth, o.threads),
+        };
+        (rows, total)
     } else {
         let mut roots: Vec<(String, Position)> = moves
             .iter()
