@@ -6,6 +6,7 @@
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
+use super::lines::Windows;
 use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
 
@@ -417,13 +418,19 @@ impl<const W: usize> ExprCompiler<'_, W> {
             } => {
                 let (t, through, n, exact) =
                     (self.test(test), self.cell(through), *n as usize, *exact);
+                // Built on first use, when the board is at hand.
+                let windows = std::sync::OnceLock::new();
                 Box::new(move |core, st, cx| {
                     let c = through(core, st, cx);
                     if c == NONE || !t.holds(core, st, cx, c) {
                         return 0;
                     }
-                    // With the test's cells as a set, a run is a walk over bits.
+                    // With the test's cells as a set, a line is a mask test per window
+                    // (or, with too many windows to keep, a walk over bits).
                     if let Some(set) = t.set(core, st, cx) {
+                        if let Some(w) = windows.get_or_init(|| Windows::new(&core.geo, n)) {
+                            return w.count(c, set, exact);
+                        }
                         let run = |d: u8| {
                             let ray = core.geo.board.ray(c, d);
                             ray.iter().take_while(|&&x| set.has(x)).count()

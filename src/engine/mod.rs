@@ -21,6 +21,7 @@ mod core;
 mod evaluate;
 mod generate;
 mod hash;
+mod lines;
 mod movegen;
 mod notation;
 pub mod passes;

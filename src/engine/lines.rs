@@ -1,0 +1,157 @@
+//! `count lines of N where T through c` by sets: every window of N cells in a row through
+//! a cell, along each of the board's lines, as a mask, so that a line is a mask test
+//! instead of a walk outwards from the cell.
+
+use super::bits::Bits;
+use super::core::Geo;
+use super::state::Cell;
+
+/// The most bytes the windows of one `lines` expression may take; beyond, lines are
+/// walked (very long lines on a large board).
+const MAX_BYTES: usize = 8 << 20;
+
+/// N cells in a row through a cell, along one line.
+struct Window<const W: usize> {
+    /// Which of the board's lines through the cell (index into `Geo::axes`).
+    axis: u8,
+    cells: Bits<W>,
+    /// The cells just beyond both ends: a run of exactly N has none of them.
+    ends: Bits<W>,
+}
+
+/// Per cell, its windows of `n` cells, grouped by line.
+pub struct Windows<const W: usize> {
+    per_cell: Vec<Vec<Window<W>>>,
+}
+
+impl<const W: usize> Windows<W> {
+    /// The windows of `n` cells through every cell, or `None` when they would take too
+    /// much memory.
+    pub fn new(geo: &Geo<W>, n: usize) -> Option<Windows<W>> {
+        let cells = geo.board.cells() as usize;
+        let bytes = cells * geo.axes.len() * n * std::mem::size_of::<Window<W>>();
+        if n == 0 || bytes > MAX_BYTES {
+            return None;
+        }
+        let per_cell = (0..cells as Cell)
+            .map(|c| {
+                let mut out = Vec::new();
+                for (axis, &d) in geo.axes.iter().enumerate() {
+                    // The whole line through c, in order, and where c stands on it.
+                    let back = geo.board.ray(c, geo.opposite[d as usize]);
+                    let mut line: Vec<Cell> = back.iter().rev().copied().collect();
+                    let at = line.len();
+                    line.push(c);
+                    line.extend_from_slice(geo.board.ray(c, d));
+                    let first = (at + 1).saturating_sub(n);
+                    for start in first..=at {
+                        if start + n > line.len() {
+                            break;
+                        }
+                        let mut ends = Bits::EMPTY;
+                        if start > 0 {
+                            ends.insert(line[start - 1]);
+                        }
+                        if let Some(&after) = line.get(start + n) {
+                            ends.insert(after);
+                        }
+                        out.push(Window {
+                            axis: axis as u8,
+                            cells: Bits::from_cells(line[start..start + n].iter().copied()),
+                            ends,
+                        });
+                    }
+                }
+                out
+            })
+            .collect();
+        Some(Windows { per_cell })
+    }
+
+    /// How many of the lines through `c` hold a run of cells of `set` through `c` of at
+    /// least `n` cells, or with `exact`, of exactly `n`.
+    #[inline]
+    pub fn count(&self, c: Cell, set: Bits<W>, exact: bool) -> i64 {
+        let mut count = 0;
+        let mut counted = u8::MAX;
+        for w in &self.per_cell[c as usize] {
+            if w.axis == counted || !w.cells.minus(set).is_empty() {
+                continue;
+            }
+            // The run through c is at least this window; exactly it when neither
+            // neighbour beyond its ends is in the set (then no other window of this
+            // line can be).
+            if !exact || !w.ends.intersects(&set) {
+                count += 1;
+                counted = w.axis;
+            }
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::core::Core;
+
+    /// The lines through `c` of at least (or exactly) `n` cells of `set`, walked.
+    fn walked(geo: &Geo<1>, c: Cell, set: Bits<1>, n: usize, exact: bool) -> i64 {
+        if !set.has(c) {
+            return 0;
+        }
+        let run = |d: u8| {
+            geo.board
+                .ray(c, d)
+                .iter()
+                .take_while(|&&x| set.has(x))
+                .count()
+        };
+        geo.axes
+            .iter()
+            .filter(|&&d| {
+                let len = 1 + run(d) + run(geo.opposite[d as usize]);
+                if exact { len == n } else { len >= n }
+            })
+            .count() as i64
+    }
+
+    #[test]
+    fn windows_count_the_lines_a_walk_counts() {
+        let boards = [
+            "board 6 x 6",
+            "board hex 5 x 5",
+            "board points 7 x 7 {\n a1-d1-g1\n b2-d2-f2\n a1-a4-a7\n d1-d2-d3\n a4-b4-c4\n}",
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for board in boards {
+            let source = format!(
+                "game \"T\" {{ }}\nplayers {{ white black }}\n{board}\npiece Man letter M\n\
+                 hand {{ white Man 9  black Man 9 }}\nmoves Man {{ place on empty }}\n"
+            );
+            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let cells = core.geo.board.cells();
+            for n in 1..=5 {
+                let windows = Windows::new(&core.geo, n).expect("small");
+                for _ in 0..300 {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    // Dense sets, so that long runs occur.
+                    let set = Bits([rng | rng.rotate_left(17)]).and(Bits::first(cells as usize));
+                    for c in 0..cells {
+                        for exact in [false, true] {
+                            let want = walked(&core.geo, c, set, n, exact);
+                            let got = if set.has(c) {
+                                windows.count(c, set, exact)
+                            } else {
+                                0
+                            };
+                            assert_eq!(got, want, "{board}: {c} in {set:?}, n {n}, exact {exact}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
