@@ -6,7 +6,7 @@
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
-use super::lines::Windows;
+use super::lines::{self, Windows};
 use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
 
@@ -431,34 +431,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         if let Some(w) = windows.get_or_init(|| Windows::new(&core.geo, n)) {
                             return w.count(c, set, exact);
                         }
-                        let run = |d: u8| {
-                            let ray = core.geo.board.ray(c, d);
-                            ray.iter().take_while(|&&x| set.has(x)).count()
-                        };
-                        return core
-                            .geo
-                            .axes
-                            .iter()
-                            .filter(|&&d| {
-                                let len = 1 + run(d) + run(core.geo.opposite[d as usize]);
-                                if exact { len == n } else { len >= n }
-                            })
-                            .count() as i64;
+                        return lines::walk(&core.geo, c, n, exact, |x| set.has(x));
                     }
-                    let run = |d: u8| {
-                        let ray = core.geo.board.ray(c, d);
-                        ray.iter()
-                            .take_while(|&&x| t.holds(core, st, cx, x))
-                            .count()
-                    };
-                    core.geo
-                        .axes
-                        .iter()
-                        .filter(|&&d| {
-                            let len = 1 + run(d) + run(core.geo.opposite[d as usize]);
-                            if exact { len == n } else { len >= n }
-                        })
-                        .count() as i64
+                    lines::walk(&core.geo, c, n, exact, |x| t.holds(core, st, cx, x))
                 })
             }
             IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {

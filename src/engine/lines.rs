@@ -90,31 +90,30 @@ impl<const W: usize> Windows<W> {
     }
 }
 
+/// How many of the lines through `c` (a cell that `has`) hold a run of cells that `has`
+/// through `c` of at least `n` cells, or with `exact`, of exactly `n`, walked outwards
+/// from `c` cell by cell.
+pub fn walk<const W: usize>(
+    geo: &Geo<W>,
+    c: Cell,
+    n: usize,
+    exact: bool,
+    has: impl Fn(Cell) -> bool,
+) -> i64 {
+    let run = |d: u8| geo.board.ray(c, d).iter().take_while(|&&x| has(x)).count();
+    geo.axes
+        .iter()
+        .filter(|&&d| {
+            let len = 1 + run(d) + run(geo.opposite[d as usize]);
+            if exact { len == n } else { len >= n }
+        })
+        .count() as i64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::core::Core;
-
-    /// The lines through `c` of at least (or exactly) `n` cells of `set`, walked.
-    fn walked(geo: &Geo<1>, c: Cell, set: Bits<1>, n: usize, exact: bool) -> i64 {
-        if !set.has(c) {
-            return 0;
-        }
-        let run = |d: u8| {
-            geo.board
-                .ray(c, d)
-                .iter()
-                .take_while(|&&x| set.has(x))
-                .count()
-        };
-        geo.axes
-            .iter()
-            .filter(|&&d| {
-                let len = 1 + run(d) + run(geo.opposite[d as usize]);
-                if exact { len == n } else { len >= n }
-            })
-            .count() as i64
-    }
 
     #[test]
     fn windows_count_the_lines_a_walk_counts() {
@@ -141,12 +140,12 @@ mod tests {
                     let set = Bits([rng | rng.rotate_left(17)]).and(Bits::first(cells as usize));
                     for c in 0..cells {
                         for exact in [false, true] {
-                            let want = walked(&core.geo, c, set, n, exact);
-                            let got = if set.has(c) {
-                                windows.count(c, set, exact)
-                            } else {
-                                0
-                            };
+                            // Both count only for a cell of the set.
+                            if !set.has(c) {
+                                continue;
+                            }
+                            let want = walk(&core.geo, c, n, exact, |x| set.has(x));
+                            let got = windows.count(c, set, exact);
                             assert_eq!(got, want, "{board}: {c} in {set:?}, n {n}, exact {exact}");
                         }
                     }
