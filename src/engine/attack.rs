@@ -87,6 +87,26 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> (Vec<Rev<
     (back, rest)
 }
 
+/// How `attacked` looks for one player's attackers, gathered once per game from the
+/// rules read backwards: first the rules a mask answers (steps, leaps, slides of limited
+/// length), then one scan per line from the attacked cell for every type sliding along
+/// it to the edge, then the pieces whose rules run forwards.
+#[derive(Default)]
+pub struct Plan {
+    /// (piece type, index into its reversed rules) of the rules a mask answers.
+    near: Vec<(u8, u16)>,
+    lines: Vec<Line>,
+    /// Piece types with rules run forwards (`Core::attack_rest`).
+    forwards: Vec<u8>,
+}
+
+/// A direction looked along from the attacked cell, and the slides (piece type, rule)
+/// that reach it from the first piece met there.
+struct Line {
+    back: u8,
+    slides: Vec<(u8, u16)>,
+}
+
 impl<const W: usize> Core<W> {
     /// Whether some piece of another player (not a neutral one) attacks cell `c`: has an
     /// attack rule (or, lacking attack rules, a move rule) that reaches it.
@@ -94,50 +114,53 @@ impl<const W: usize> Core<W> {
         if cx.depth >= MAX_ATTACK_DEPTH {
             return false;
         }
-        let mut none = Vec::new();
-        let mut e = Emit::new(Mode::Hit(c), &mut none);
         for enemy in (0..self.players).filter(|&p| p != cx.me) {
             let mut ecx = Ctx::new(enemy);
             ecx.depth = cx.depth + 1;
             let theirs = st.by_owner[enemy as usize];
-            // Backwards, per piece type; slides to the edge are gathered per direction,
-            // so that each line from `c` is scanned once for all the pieces sliding it.
-            let mut forwards = Bits::EMPTY;
-            let mut sliders = [Bits::<W>::EMPTY; MAX_DIRS];
-            for (p, rev) in self.reverse.iter().enumerate() {
-                let attackers = theirs.and(st.by_type[p]);
-                if attackers.is_empty() {
+            let plan = &self.attack_plans[enemy as usize];
+            for &(p, i) in &plan.near {
+                let attackers = theirs.and(st.by_type[p as usize]);
+                if !attackers.is_empty()
+                    && self.attacks_back(
+                        st,
+                        &ecx,
+                        c,
+                        &self.reverse[p as usize][i as usize],
+                        attackers,
+                    )
+                {
+                    return true;
+                }
+            }
+            for line in &plan.lines {
+                let x = self.first_in(c, line.back, st.occupied);
+                if x == NONE || !theirs.has(x) {
                     continue;
                 }
-                if !self.attack_rest[p].is_empty() {
-                    forwards = forwards.or(attackers.and(self.reach[p][c as usize]));
-                }
-                for r in rev {
-                    match r {
-                        Rev::Slide { dirs, max, to } if *max as usize >= self.geo.longest_ray => {
-                            if to.holds(self, st, &ecx, c) {
-                                for &d in dirs {
-                                    let d = self.dir(&ecx, d) as usize & (MAX_DIRS - 1);
-                                    sliders[d] = sliders[d].or(attackers);
-                                }
-                            }
+                let t = self.codes.piece[st.board[x as usize] as usize];
+                let reaches = line.slides.iter().any(|&(p, i)| {
+                    p == t
+                        && match &self.reverse[p as usize][i as usize] {
+                            Rev::Slide { to, .. } => to.holds(self, st, &ecx, c),
+                            _ => false,
                         }
-                        _ => {
-                            if self.attacks_back(st, &ecx, c, r, attackers) {
-                                return true;
-                            }
-                        }
-                    }
+                });
+                if reaches {
+                    return true;
                 }
             }
-            for (d, from) in sliders.iter().enumerate() {
-                if !from.is_empty() {
-                    let x = self.first_in(c, self.geo.opposite[d], st.occupied);
-                    if x != NONE && from.has(x) {
-                        return true;
-                    }
-                }
+            if plan.forwards.is_empty() {
+                continue;
             }
+            let mut forwards = Bits::EMPTY;
+            for &p in &plan.forwards {
+                forwards = forwards.or(theirs
+                    .and(st.by_type[p as usize])
+                    .and(self.reach[p as usize][c as usize]));
+            }
+            let mut none = Vec::new();
+            let mut e = Emit::new(Mode::Hit(c), &mut none);
             for from in forwards.iter() {
                 let p = self.codes.piece[st.board[from as usize] as usize];
                 ecx.from = from;
@@ -147,6 +170,46 @@ impl<const W: usize> Core<W> {
             }
         }
         false
+    }
+
+    /// Gathers each player's `Plan` from the rules read backwards.
+    pub(super) fn plan_attacks(&mut self) {
+        self.attack_plans = (0..self.players)
+            .map(|me| {
+                let cx = Ctx::new(me);
+                let mut plan = Plan::default();
+                for (p, rules) in self.reverse.iter().enumerate() {
+                    for (i, r) in rules.iter().enumerate() {
+                        match r {
+                            Rev::Slide { dirs, max, .. }
+                                if *max as usize >= self.geo.longest_ray =>
+                            {
+                                for &d in dirs {
+                                    let back = self.geo.opposite
+                                        [self.dir(&cx, d) as usize & (MAX_DIRS - 1)];
+                                    let at = match plan.lines.iter().position(|l| l.back == back) {
+                                        Some(at) => at,
+                                        None => {
+                                            plan.lines.push(Line {
+                                                back,
+                                                slides: Vec::new(),
+                                            });
+                                            plan.lines.len() - 1
+                                        }
+                                    };
+                                    plan.lines[at].slides.push((p as u8, i as u16));
+                                }
+                            }
+                            _ => plan.near.push((p as u8, i as u16)),
+                        }
+                    }
+                    if !self.attack_rest[p].is_empty() {
+                        plan.forwards.push(p as u8);
+                    }
+                }
+                plan
+            })
+            .collect();
     }
 
     /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by rule `r`.

@@ -222,6 +222,8 @@ pub struct Core<const W: usize> {
     pub reverse: Vec<Vec<super::attack::Rev<W>>>,
     /// Per piece type: the attack rules not read backwards, run forwards.
     pub attack_rest: Vec<Vec<CStmt<W>>>,
+    /// Per player: how `attacked` looks for that player's attackers.
+    pub attack_plans: Vec<super::attack::Plan>,
     /// Per piece type and cell: every origin from which its forward attack rules
     /// (`attack_rest`) could ever reach the cell.
     pub reach: Vec<Vec<Bits<W>>>,
@@ -358,6 +360,7 @@ impl<const W: usize> Core<W> {
             attacks,
             reverse,
             attack_rest,
+            attack_plans: Vec::new(),
             reach: Vec::new(),
             may_duplicate,
             bound: Vec::new(),
@@ -412,6 +415,7 @@ impl<const W: usize> Core<W> {
         }
         (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
         core.tabulate_reverse();
+        core.plan_attacks();
         core.reach = attack_rest_ir
             .iter()
             .map(|rules| {
