@@ -99,6 +99,18 @@ pub enum Mode<const W: usize> {
     Hit(Cell),
     /// Count those that target cells of a set.
     CountIn(Bits<W>),
+    /// Count them, and separately per class of `priority` (`Emit::classes`).
+    CountByClass,
+}
+
+/// How many classes of `priority` a `CountByClass` emitter tells apart; the last slot
+/// counts the moves of no class.
+pub const CLASS_SLOTS: usize = 4;
+
+/// The slot of `CountByClass` counts a move of class `class` goes to.
+#[inline(always)]
+pub fn class_slot(class: u8) -> usize {
+    (class as usize).min(CLASS_SLOTS - 1)
 }
 
 /// The class filter of an emitter that takes moves of every class.
@@ -116,6 +128,8 @@ pub struct Emit<'a, const W: usize> {
     /// Only moves of this class of `priority` (`NO_CLASS`: of none) count, unless it is
     /// `ANY_CLASS`.
     pub class: u8,
+    /// In `CountByClass` mode, the counts per class slot (`class_slot`).
+    pub classes: [u32; CLASS_SLOTS],
 }
 
 impl<'a, const W: usize> Emit<'a, W> {
@@ -128,6 +142,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             piece: 0,
             keep_before: false,
             class: ANY_CLASS,
+            classes: [0; CLASS_SLOTS],
         }
     }
 
@@ -176,6 +191,11 @@ impl<'a, const W: usize> Emit<'a, W> {
                 self.count += 1;
                 false
             }
+            Mode::CountByClass => {
+                self.count += 1;
+                self.classes[class_slot(cx.class)] += 1;
+                false
+            }
             Mode::Nth(k) => {
                 if self.count == k {
                     self.found = Some(m);
@@ -204,6 +224,11 @@ impl<'a, const W: usize> Emit<'a, W> {
                 self.count += 1;
                 false
             }
+            Mode::CountByClass => {
+                self.count += 1;
+                self.classes[class_slot(cx.class)] += 1;
+                false
+            }
             Mode::Nth(k) => {
                 if self.count == k {
                     self.found = Some(self.make(cx, to, then));
@@ -230,6 +255,12 @@ impl<'a, const W: usize> Emit<'a, W> {
         match self.mode {
             Mode::Count => {
                 self.count += targets.count();
+                false
+            }
+            Mode::CountByClass => {
+                let n = targets.count();
+                self.count += n;
+                self.classes[class_slot(cx.class)] += n;
                 false
             }
             Mode::Nth(k) => {

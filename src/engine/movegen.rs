@@ -6,7 +6,7 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-use super::generate::{ANY_CLASS, Emit, Mode};
+use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CLASS, NONE, State};
 
@@ -23,6 +23,8 @@ pub struct Origin {
 #[derive(Default, Clone)]
 pub struct Scratch {
     origins: Vec<Origin>,
+    /// Per piece, its candidates per class slot (`random_by_class`).
+    split: Vec<(Cell, u8, [u32; CLASS_SLOTS])>,
     rejected: Vec<u32>,
     moves: Vec<Move>,
     /// The actions the player to move may take, by index.
@@ -283,12 +285,58 @@ impl<const W: usize> Core<W> {
             }
             return self.random_exact(st, rng, sc, ANY_CLASS);
         };
+        if priority.classes.len() < CLASS_SLOTS {
+            return self.random_by_class(st, rng, sc, priority.classes.len() as u8);
+        }
         for class in 0..priority.classes.len() as u8 {
             if let Some(m) = self.random_exact(st, rng, sc, class) {
                 return Some(m);
             }
         }
         self.random_exact(st, rng, sc, NO_CLASS)
+    }
+
+    /// `random_exact` class by class, with the candidates of every class counted in one
+    /// pass over the pieces rather than one pass per class.
+    fn random_by_class(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        classes: u8,
+    ) -> Option<Move> {
+        sc.split.clear();
+        {
+            let mut none = Vec::new();
+            let split = &mut sc.split;
+            let view: &State<W> = st;
+            self.origins(view, |from, piece| {
+                let mut e = Emit::new(Mode::CountByClass, &mut none);
+                self.run(view, from, piece, &mut e);
+                if e.count > 0 {
+                    split.push((from, piece, e.classes));
+                }
+            });
+        }
+        for class in (0..classes).chain([NO_CLASS]) {
+            let slot = class_slot(class);
+            sc.origins.clear();
+            let mut total = 0;
+            for &(from, piece, counts) in &sc.split {
+                if counts[slot] > 0 {
+                    sc.origins.push(Origin {
+                        from,
+                        piece,
+                        count: counts[slot],
+                    });
+                    total += counts[slot];
+                }
+            }
+            if let Some(m) = self.draw(st, rng, sc, class, total) {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// The action a candidate index past the pieces' candidates stands for.
@@ -331,7 +379,21 @@ impl<const W: usize> Core<W> {
                 }
             });
         }
-        let pieces = total;
+        self.draw(st, rng, sc, class, total)
+    }
+
+    /// Draws among the `pieces` candidates of class `class` counted per origin in
+    /// `sc.origins` (and the actions, for moves of no class), as `random_exact` says.
+    fn draw(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        class: u8,
+        pieces: u32,
+    ) -> Option<Move> {
+        sc.rejected.clear();
+        let mut total = pieces;
         if class == ANY_CLASS || class == NO_CLASS {
             total += sc.actions.len() as u32;
         }
