@@ -60,6 +60,9 @@ pub enum CStmt<const W: usize> {
         then: u16,
     },
     MoveTo {
+        /// The target as `n` steps from `from` in a direction, when it is written so: no
+        /// call to `target` then.
+        step: Option<(DirRef, u8)>,
         target: CellFn<W>,
         to: CTest<W>,
         cond: CondFn<W>,
@@ -428,6 +431,7 @@ impl<const W: usize> Core<W> {
                 }
             }
             CStmt::MoveTo {
+                step,
                 target,
                 to,
                 cond,
@@ -436,7 +440,10 @@ impl<const W: usize> Core<W> {
                 if cx.from == NONE {
                     false
                 } else {
-                    let c = target(self, st, cx);
+                    let c = match *step {
+                        Some((d, n)) => self.step_n(cx.from, self.dir(cx, d), n as usize),
+                        None => target(self, st, cx),
+                    };
                     c != NONE && to.holds(self, st, cx, c) && {
                         cx.to = c;
                         cond(self, st, cx) && e.one(cx, c, *then)

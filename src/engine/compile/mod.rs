@@ -9,7 +9,7 @@ use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{Effect, Pattern, Stmt};
+use crate::ir::{CellExpr, Effect, Pattern, Stmt};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -87,6 +87,10 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 cond,
                 then: t,
             } => CStmt::MoveTo {
+                step: match target {
+                    CellExpr::Step(base, d, n) if **base == CellExpr::From => Some((*d, *n)),
+                    _ => None,
+                },
                 target: self.cell(target),
                 to: self.test(to),
                 cond: self.cond(cond),
