@@ -100,7 +100,7 @@ impl std::hash::Hasher for IdHasher {
 
 /// The hashes of the positions a game has been through since its last irreversible move,
 /// with how often each occurred, for `repetitions`.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct History {
     /// In order; the stack that undoing a move pops.
     hashes: Vec<u64>,
@@ -108,6 +108,23 @@ pub struct History {
     /// move (or the first one).
     segments: Vec<u32>,
     counts: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdHasher>>,
+}
+
+impl Clone for History {
+    fn clone(&self) -> Self {
+        History {
+            hashes: self.hashes.clone(),
+            segments: self.segments.clone(),
+            counts: self.counts.clone(),
+        }
+    }
+
+    /// Keeps the allocations, as `State::clone_from` does.
+    fn clone_from(&mut self, o: &Self) {
+        self.hashes.clone_from(&o.hashes);
+        self.segments.clone_from(&o.segments);
+        self.counts.clone_from(&o.counts);
+    }
 }
 
 impl History {

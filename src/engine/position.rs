@@ -7,10 +7,24 @@ use super::hash::History;
 use super::state::{Frame, Move, MoveKind, State};
 
 /// A state and the hashes of the positions before it.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Pos<const W: usize> {
     pub st: State<W>,
     pub history: History,
+}
+
+impl<const W: usize> Clone for Pos<W> {
+    fn clone(&self) -> Self {
+        Pos {
+            st: self.st.clone(),
+            history: self.history.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, o: &Self) {
+        self.st.clone_from(&o.st);
+        self.history.clone_from(&o.history);
+    }
 }
 
 impl<const W: usize> Pos<W> {

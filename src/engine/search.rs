@@ -228,6 +228,9 @@ impl<const W: usize> Core<W> {
                 ..Default::default()
             };
             let mut sc = Scratch::default();
+            // One position per thread, reset from the start for each playout: its
+            // buffers (undo log, history) are allocated once.
+            let mut pos = start.clone();
             loop {
                 if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     break;
@@ -236,7 +239,7 @@ impl<const W: usize> Core<W> {
                 if i >= count {
                     break;
                 }
-                let mut pos = start.clone();
+                pos.clone_from(start);
                 let mut rng = Rng::for_playout(seed, i);
                 let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
                 stats.count += 1;

@@ -139,7 +139,7 @@ pub struct Frame {
 }
 
 /// Everything that changes during a game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State<const W: usize> {
     pub board: [Code; MAX_CELLS],
     /// Cells holding pieces of each owner.
@@ -152,6 +152,24 @@ pub struct State<const W: usize> {
     pub counters: [[i32; MAX_COUNTERS]; MAX_PLAYERS],
     pub s: Scalars,
     log: Vec<Undo>,
+}
+
+impl<const W: usize> Clone for State<W> {
+    fn clone(&self) -> Self {
+        let mut st = State {
+            log: Vec::new(),
+            ..*self
+        };
+        st.log.clone_from(&self.log);
+        st
+    }
+
+    /// Keeps the undo log's allocation: playouts start game after game from one state.
+    fn clone_from(&mut self, o: &Self) {
+        let log = std::mem::take(&mut self.log);
+        *self = State { log, ..*o };
+        self.log.clone_from(&o.log);
+    }
 }
 
 impl<const W: usize> PartialEq for State<W> {
