@@ -586,6 +586,12 @@ impl<const W: usize> Core<W> {
             walls,
         ) {
             let set = to.set(self, st, cx).expect("a set test");
+            // Counting needs only the size of all the directions' targets together:
+            // one popcount, not one per direction. Rays of distinct directions share no
+            // cell; a direction named twice counts twice, as listing would.
+            let counting = matches!(e.mode, Mode::Count | Mode::CountIn(_) | Mode::CountByClass);
+            let mut reached = Bits::EMPTY;
+            let mut seen = 0u8;
             for &d in dirs {
                 let d = self.dir(cx, d) as usize & 7;
                 let ray = self.geo.ray_mask[from][d];
@@ -602,11 +608,14 @@ impl<const W: usize> Core<W> {
                     Some(b) => ray.minus(self.geo.ray_mask[b as usize][d]),
                     None => ray,
                 };
-                if e.many(cx, reach.and(set), then) {
+                if counting && seen & (1 << d) == 0 {
+                    seen |= 1 << d;
+                    reached = reached.or(reach);
+                } else if e.many(cx, reach.and(set), then) {
                     return true;
                 }
             }
-            return false;
+            return counting && e.many(cx, reached.and(set), then);
         }
         for &d in dirs {
             let ray = self.geo.board.ray(cx.from, self.dir(cx, d));
