@@ -30,10 +30,9 @@ pub struct Table<const W: usize> {
     rows: Vec<Bits<W>>,
     /// Per point of view: the parts whose union is the set of cells where it holds.
     parts: Vec<Vec<Part<W>>>,
-    /// Per point of view: the set in one or two operations, for the common tests.
-    quick: Vec<Quick<W>>,
-    /// Every cell of the board.
-    all: Bits<W>,
+    /// Per point of view: the set in one or two operations, for the common tests, and
+    /// the cells it is limited to (`empty and not in throne`).
+    quick: Vec<(Quick<W>, Bits<W>)>,
 }
 
 /// The common shapes of a table's set: a constant (a region), an owner's pieces, every
@@ -148,13 +147,16 @@ impl<const W: usize> Table<W> {
     /// Every cell where the test holds, from `me`'s point of view.
     #[inline(always)]
     pub fn set(&self, st: &State<W>, me: u8) -> Bits<W> {
-        match self.quick[me as usize] {
+        let (quick, within) = self.quick[me as usize];
+        match quick {
             Quick::Cells(b) => b,
-            Quick::Owner(o) => st.by_owner[o as usize],
-            Quick::NotOwner(o) => self.all.minus(st.by_owner[o as usize]),
-            Quick::Empty => self.all.minus(st.occupied),
-            Quick::Occupied => st.occupied,
-            Quick::OwnerType(o, p) => st.by_owner[o as usize].and(st.by_type[p as usize]),
+            Quick::Owner(o) => st.by_owner[o as usize].and(within),
+            Quick::NotOwner(o) => within.minus(st.by_owner[o as usize]),
+            Quick::Empty => within.minus(st.occupied),
+            Quick::Occupied => st.occupied.and(within),
+            Quick::OwnerType(o, p) => st.by_owner[o as usize]
+                .and(st.by_type[p as usize])
+                .and(within),
             Quick::General => self.set_by_parts(st, me),
         }
     }
@@ -301,15 +303,22 @@ impl<const W: usize> TestEnv<'_, W> {
         }
     }
 
-    /// The quick form of one point of view's rows (the cells per content), if any.
-    fn quick(&self, rows: &[Bits<W>]) -> Quick<W> {
+    /// The quick form of one point of view's rows (the cells per content), if any, and
+    /// the cells it holds within: every content must hold on all of those or on none.
+    fn quick(&self, rows: &[Bits<W>]) -> (Quick<W>, Bits<W>) {
         if rows.iter().all(|r| *r == rows[0]) {
-            return Quick::Cells(rows[0]);
+            return (Quick::Cells(rows[0]), self.all);
         }
-        if !rows.iter().all(|r| *r == self.all || r.is_empty()) {
-            return Quick::General;
+        let within = rows.iter().fold(Bits::EMPTY, |a, r| a.or(*r));
+        if !rows.iter().all(|r| *r == within || r.is_empty()) {
+            return (Quick::General, self.all);
         }
-        let holds = |code: usize| rows[code] == self.all;
+        (self.quick_within(rows, within), within)
+    }
+
+    /// The quick form of rows each of which is `within` or empty.
+    fn quick_within(&self, rows: &[Bits<W>], within: Bits<W>) -> Quick<W> {
+        let holds = |code: usize| rows[code] == within;
         let owner = |code: usize| self.codes.owner[code];
         let all_codes = |f: &dyn Fn(usize) -> bool| (0..rows.len()).all(|c| holds(c) == f(c));
         if all_codes(&|c| c == 0) {
@@ -398,7 +407,6 @@ impl<const W: usize> TestEnv<'_, W> {
             rows,
             parts,
             quick,
-            all: self.all,
         }
     }
 }
