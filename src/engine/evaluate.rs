@@ -197,6 +197,16 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         c != NONE && t.holds(core, st, cx, c)
                     });
                 }
+                // `to + d * 2 is T` (the far side of a capture) likewise.
+                if let CellExpr::Step(inner, d, n) = e
+                    && let Some(b) = Base::of(inner)
+                {
+                    let (d, n) = (*d, *n as usize);
+                    return Box::new(move |core, st, cx| {
+                        let c = core.step_n(b.get(cx), core.dir(cx, d), n);
+                        c != NONE && t.holds(core, st, cx, c)
+                    });
+                }
                 if let Some(b) = base {
                     return Box::new(move |core, st, cx| {
                         let c = b.get(cx);
