@@ -303,3 +303,85 @@ impl<const W: usize> Core<W> {
         self.reverse = reverse;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::movegen::Scratch;
+    use crate::engine::search::Rng;
+
+    /// Every shape of attack rule: steps, leaps, slides to the edge and of limited length,
+    /// directions relative to the player (one way only, for the Lance), a target test that depends on the attacker, and
+    /// a rule run forwards (a double step).
+    const GAME: &str = "game \"A\" { }\n\
+        players { white forward north  black forward south }\n\
+        board 8 x 8\n\
+        piece King letter K\npiece Rook letter R\npiece Bishop letter B\n\
+        piece Knight letter N\npiece Pawn letter P\npiece Guard letter G\n\
+        piece Lance letter L\n\
+        hand {\n\
+          white King 2 Rook 2 Bishop 2 Knight 2 Pawn 4 Guard 2 Lance 2\n\
+          black King 2 Rook 2 Bishop 2 Knight 2 Pawn 4 Guard 2 Lance 2\n\
+        }\n\
+        moves King, Rook, Bishop, Knight, Pawn, Guard, Lance { place on empty }\n\
+        attacks King { step all to any }\n\
+        attacks Rook { slide orthogonal to any }\n\
+        attacks Bishop { slide diagonal to not friend }\n\
+        attacks Knight { leap 1 2 to any }\n\
+        attacks Pawn {\n\
+          step forward-left, forward-right to any\n\
+          move to from + forward * 2 if from + forward is empty\n\
+        }\n\
+        attacks Guard { slide orthogonal, northeast max 2 to any }\n\
+        attacks Lance { slide forward to any }\n\
+        end { when no moves: draw }\n";
+
+    /// Whether a piece of a player other than `me` reaches `c` by its attack rules run
+    /// forwards, piece by piece.
+    fn by_every_piece(core: &Core<1>, st: &State<1>, me: u8, c: Cell) -> bool {
+        (0..core.players).filter(|&p| p != me).any(|enemy| {
+            st.by_owner[enemy as usize].iter().any(|from| {
+                let p = core.codes.piece[st.board[from as usize] as usize];
+                let mut cx = Ctx::new(enemy);
+                cx.depth = 1;
+                cx.from = from;
+                let mut none = Vec::new();
+                let mut e = Emit::new(Mode::Hit(c), &mut none);
+                core.generate(st, &mut cx, &core.attacks[p as usize], &mut e)
+            })
+        })
+    }
+
+    #[test]
+    fn the_plan_finds_the_attackers_that_running_every_piece_finds() {
+        let core = Core::<1>::new(crate::compile(GAME).expect("compiles").0);
+        let mut sc = Scratch::default();
+        let (mut attacked, mut quiet) = (0, 0);
+        for game in 0..40 {
+            let mut rng = Rng::for_playout(9, game);
+            let mut pos = core.start_pos();
+            for _ in 0..(game % 33) {
+                let m = core
+                    .random_legal(&mut pos.st, &mut rng, &mut sc)
+                    .expect("a move");
+                core.play(&mut pos, &m);
+            }
+            for me in 0..2 {
+                for c in 0..core.geo.cells {
+                    let want = by_every_piece(&core, &pos.st, me, c);
+                    let got = core.attacked(&pos.st, &Ctx::new(me), c);
+                    assert_eq!(got, want, "game {game}, cell {c}, player {me}");
+                    if want {
+                        attacked += 1;
+                    } else {
+                        quiet += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            attacked > 500 && quiet > 500,
+            "{attacked} attacked, {quiet} not"
+        );
+    }
+}
