@@ -174,42 +174,39 @@ impl<const W: usize> Core<W> {
 
     /// Gathers each player's `Plan` from the rules read backwards.
     pub(super) fn plan_attacks(&mut self) {
-        self.attack_plans = (0..self.players)
-            .map(|me| {
-                let cx = Ctx::new(me);
-                let mut plan = Plan::default();
-                for (p, rules) in self.reverse.iter().enumerate() {
-                    for (i, r) in rules.iter().enumerate() {
-                        match r {
-                            Rev::Slide { dirs, max, .. }
-                                if *max as usize >= self.geo.longest_ray =>
-                            {
-                                for &d in dirs {
-                                    let back = self.geo.opposite
-                                        [self.dir(&cx, d) as usize & (MAX_DIRS - 1)];
-                                    let at = match plan.lines.iter().position(|l| l.back == back) {
-                                        Some(at) => at,
-                                        None => {
-                                            plan.lines.push(Line {
-                                                back,
-                                                slides: Vec::new(),
-                                            });
-                                            plan.lines.len() - 1
-                                        }
-                                    };
-                                    plan.lines[at].slides.push((p as u8, i as u16));
-                                }
-                            }
-                            _ => plan.near.push((p as u8, i as u16)),
-                        }
-                    }
-                    if !self.attack_rest[p].is_empty() {
-                        plan.forwards.push(p as u8);
+        self.attack_plans = (0..self.players).map(|me| self.plan(me)).collect();
+    }
+
+    fn plan(&self, me: u8) -> Plan {
+        let cx = Ctx::new(me);
+        let mut plan = Plan::default();
+        for (p, rules) in self.reverse.iter().enumerate() {
+            for (i, r) in rules.iter().enumerate() {
+                let rule = (p as u8, i as u16);
+                let Rev::Slide { dirs, max, .. } = r else {
+                    plan.near.push(rule);
+                    continue;
+                };
+                if (*max as usize) < self.geo.longest_ray {
+                    plan.near.push(rule);
+                    continue;
+                }
+                for &d in dirs {
+                    let back = self.geo.opposite[self.dir(&cx, d) as usize & (MAX_DIRS - 1)];
+                    match plan.lines.iter_mut().find(|l| l.back == back) {
+                        Some(line) => line.slides.push(rule),
+                        None => plan.lines.push(Line {
+                            back,
+                            slides: vec![rule],
+                        }),
                     }
                 }
-                plan
-            })
-            .collect();
+            }
+            if !self.attack_rest[p].is_empty() {
+                plan.forwards.push(p as u8);
+            }
+        }
+        plan
     }
 
     /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by rule `r`.
@@ -311,8 +308,8 @@ mod tests {
     use crate::engine::search::Rng;
 
     /// Every shape of attack rule: steps, leaps, slides to the edge and of limited length,
-    /// directions relative to the player (one way only, for the Lance), a target test that depends on the attacker, and
-    /// a rule run forwards (a double step).
+    /// directions relative to the player (one way only, for the Lance), a target test
+    /// that depends on the attacker, and a rule run forwards (a double step).
     const GAME: &str = "game \"A\" { }\n\
         players { white forward north  black forward south }\n\
         board 8 x 8\n\

@@ -60,10 +60,7 @@ pub enum CStmt<const W: usize> {
         then: u16,
     },
     MoveTo {
-        /// The target as `n` steps from `from` in a direction, when it is written so: no
-        /// call to `target` then.
-        step: Option<(DirRef, u8)>,
-        target: CellFn<W>,
+        target: Target<W>,
         to: CTest<W>,
         cond: CondFn<W>,
         then: u16,
@@ -87,6 +84,13 @@ pub enum CStmt<const W: usize> {
         cond_set: Option<SetFn<W>>,
         then: u16,
     },
+}
+
+/// The cell a `move to` names.
+pub enum Target<const W: usize> {
+    /// `n` steps from `from` in a direction (`from + d * 2`): taken in place, no call.
+    Steps(DirRef, u8),
+    Cell(CellFn<W>),
 }
 
 /// What to do with the targets of a piece's rules.
@@ -431,7 +435,6 @@ impl<const W: usize> Core<W> {
                 }
             }
             CStmt::MoveTo {
-                step,
                 target,
                 to,
                 cond,
@@ -440,9 +443,9 @@ impl<const W: usize> Core<W> {
                 if cx.from == NONE {
                     false
                 } else {
-                    let c = match *step {
-                        Some((d, n)) => self.step_n(cx.from, self.dir(cx, d), n as usize),
-                        None => target(self, st, cx),
+                    let c = match target {
+                        Target::Steps(d, n) => self.step_n(cx.from, self.dir(cx, *d), *n as usize),
+                        Target::Cell(f) => f(self, st, cx),
                     };
                     c != NONE && to.holds(self, st, cx, c) && {
                         cx.to = c;

@@ -306,18 +306,10 @@ impl<const W: usize> Core<W> {
         classes: u8,
     ) -> Option<Move> {
         sc.split.clear();
-        {
-            let mut none = Vec::new();
-            let split = &mut sc.split;
-            let view: &State<W> = st;
-            self.origins(view, |from, piece| {
-                let mut e = Emit::new(Mode::CountByClass, &mut none);
-                self.run(view, from, piece, &mut e);
-                if e.count > 0 {
-                    split.push((from, piece, e.classes));
-                }
-            });
-        }
+        let split = &mut sc.split;
+        self.counted(st, Mode::CountByClass, ANY_CLASS, |from, piece, e| {
+            split.push((from, piece, e.classes));
+        });
         for class in (0..classes).chain([NO_CLASS]) {
             let slot = class_slot(class);
             sc.origins.clear();
@@ -359,27 +351,38 @@ impl<const W: usize> Core<W> {
         class: u8,
     ) -> Option<Move> {
         sc.origins.clear();
-        sc.rejected.clear();
         let mut total = 0u32;
-        {
-            let mut none = Vec::new();
-            let origins = &mut sc.origins;
-            let view: &State<W> = st;
-            self.origins(view, |from, piece| {
-                let mut e = Emit::new(Mode::Count, &mut none);
-                e.class = class;
-                self.run(view, from, piece, &mut e);
-                if e.count > 0 {
-                    origins.push(Origin {
-                        from,
-                        piece,
-                        count: e.count,
-                    });
-                    total += e.count;
-                }
+        let origins = &mut sc.origins;
+        self.counted(st, Mode::Count, class, |from, piece, e| {
+            origins.push(Origin {
+                from,
+                piece,
+                count: e.count,
             });
-        }
+            total += e.count;
+        });
         self.draw(st, rng, sc, class, total)
+    }
+
+    /// Runs the rules of every piece the player to move could move or place into a
+    /// counting emitter (`mode`, moves of class `class`), and hands `f` those that have
+    /// candidates, with the emitter that counted them.
+    fn counted(
+        &self,
+        st: &State<W>,
+        mode: Mode<W>,
+        class: u8,
+        mut f: impl FnMut(Cell, u8, &Emit<W>),
+    ) {
+        let mut none = Vec::new();
+        self.origins(st, |from, piece| {
+            let mut e = Emit::new(mode, &mut none);
+            e.class = class;
+            self.run(st, from, piece, &mut e);
+            if e.count > 0 {
+                f(from, piece, &e);
+            }
+        });
     }
 
     /// Draws among the `pieces` candidates of class `class` counted per origin in
