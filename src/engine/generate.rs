@@ -60,7 +60,10 @@ pub enum CStmt<const W: usize> {
         then: u16,
     },
     MoveTo {
-        target: Target<W>,
+        /// The target as `n` steps from `from` in a direction, when it is written so: no
+        /// call to `target` then.
+        step: Option<(DirRef, u8)>,
+        target: CellFn<W>,
         to: CTest<W>,
         cond: CondFn<W>,
         then: u16,
@@ -84,13 +87,6 @@ pub enum CStmt<const W: usize> {
         cond_set: Option<SetFn<W>>,
         then: u16,
     },
-}
-
-/// The cell a `move to` names.
-pub enum Target<const W: usize> {
-    /// `n` steps from `from` in a direction (`from + d * 2`): taken in place, no call.
-    Steps(DirRef, u8),
-    Cell(CellFn<W>),
 }
 
 /// What to do with the targets of a piece's rules.
@@ -435,6 +431,7 @@ impl<const W: usize> Core<W> {
                 }
             }
             CStmt::MoveTo {
+                step,
                 target,
                 to,
                 cond,
@@ -443,9 +440,9 @@ impl<const W: usize> Core<W> {
                 if cx.from == NONE {
                     false
                 } else {
-                    let c = match target {
-                        Target::Steps(d, n) => self.step_n(cx.from, self.dir(cx, *d), *n as usize),
-                        Target::Cell(f) => f(self, st, cx),
+                    let c = match *step {
+                        Some((d, n)) => self.step_n(cx.from, self.dir(cx, d), n as usize),
+                        None => target(self, st, cx),
                     };
                     c != NONE && to.holds(self, st, cx, c) && {
                         cx.to = c;

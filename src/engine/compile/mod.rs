@@ -7,7 +7,7 @@ pub mod test;
 
 use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
-use super::generate::{CStmt, Target};
+use super::generate::CStmt;
 use super::state::NONE;
 use crate::ir::{CellExpr, Effect, Pattern, Stmt};
 
@@ -87,10 +87,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 cond,
                 then: t,
             } => CStmt::MoveTo {
-                target: match target {
-                    CellExpr::Step(base, d, n) if **base == CellExpr::From => Target::Steps(*d, *n),
-                    _ => Target::Cell(self.cell(target)),
+                step: match target {
+                    CellExpr::Step(base, d, n) if **base == CellExpr::From => Some((*d, *n)),
+                    _ => None,
                 },
+                target: self.cell(target),
                 to: self.test(to),
                 cond: self.cond(cond),
                 then: then(t),
