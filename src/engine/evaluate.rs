@@ -362,7 +362,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
             IntExpr::Ply => Box::new(|_, st, _| st.s.ply as i64),
             IntExpr::Repetitions => Box::new(|_, _, cx| cx.repetitions as i64),
             IntExpr::InHand => {
-                Box::new(|_, st, cx| st.hand[cx.me as usize].iter().map(|&n| n as i64).sum())
+                // Only the game's own types: the rest of the row is always zero.
+                let n = self.tests.pieces;
+                Box::new(move |_, st, cx| {
+                    st.hand[cx.me as usize][..n].iter().map(|&n| n as i64).sum()
+                })
             }
             IntExpr::CountCells(t) => {
                 let t = self.test(t);
