@@ -172,6 +172,55 @@ impl<const W: usize> Core<W> {
         false
     }
 
+    /// The cells whose contents decide whether `c` is attacked for `me`, when the rules
+    /// read backwards test the attacked cell alone (`footprint::attacks_read_backwards`):
+    /// `c`, the cells a step or leap reaches it from, each line from it up to its first
+    /// piece, and the cells from which rules run forwards could reach it. `None` when a
+    /// piece stands on one of those last cells: what its rules read is not known.
+    pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<Bits<W>> {
+        let mut f = Bits::EMPTY;
+        f.insert(c);
+        let line = |f: &mut Bits<W>, d: u8| {
+            for &x in self.geo.board.ray(c, d) {
+                f.insert(x);
+                if st.occupied.has(x) {
+                    break;
+                }
+            }
+        };
+        for enemy in (0..self.players).filter(|&p| p != me) {
+            let ecx = Ctx::new(enemy);
+            let plan = &self.attack_plans[enemy as usize];
+            for &(p, i) in &plan.near {
+                match &self.reverse[p as usize][i as usize] {
+                    Rev::Leap { leap, .. } => {
+                        let leap = leap[(enemy as usize).min(leap.len() - 1)] as usize;
+                        f = f.or(self.geo.leap_masks[leap][c as usize]);
+                    }
+                    Rev::Step { back, .. } => {
+                        f = f.or(back[(enemy as usize).min(back.len() - 1)][c as usize]);
+                    }
+                    Rev::Slide { dirs, .. } => {
+                        for &d in dirs {
+                            line(&mut f, self.geo.opposite[self.dir(&ecx, d) as usize & 7]);
+                        }
+                    }
+                }
+            }
+            for l in &plan.lines {
+                line(&mut f, l.back);
+            }
+            for &p in &plan.forwards {
+                let reach = self.reach[p as usize][c as usize];
+                if reach.intersects(&st.by_owner[enemy as usize].and(st.by_type[p as usize])) {
+                    return None;
+                }
+                f = f.or(reach);
+            }
+        }
+        Some(f)
+    }
+
     /// Gathers each player's `Plan` from the rules read backwards.
     pub(super) fn plan_attacks(&mut self) {
         self.attack_plans = (0..self.players).map(|me| self.plan(me)).collect();

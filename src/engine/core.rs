@@ -7,6 +7,7 @@ use super::apply::CEffect;
 use super::bits::Bits;
 use super::compile::test::TestEnv;
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
+use super::footprint::FootFn;
 use super::generate::CStmt;
 use super::hash::Keys;
 use super::state::{Cell, Codes, MAX_PLAYERS, Move, NONE, State};
@@ -267,6 +268,11 @@ pub struct Core<const W: usize> {
     choice_sep: Vec<char>,
     after_sep: Vec<char>,
     pub legal: Option<CondFn<W>>,
+    /// What `legal` reads of the board, when that can be told (`footprint`).
+    pub legal_foot: Option<FootFn<W>>,
+    /// Piece types whose `after` effects write only the move's origin and target
+    /// (`footprint::writes_only_the_move`).
+    pub plain_after: u32,
     pub score_fn: Option<IntFn<W>>,
     pub end: Vec<(CondFn<W>, ir::Outcome)>,
     pub progress: Progress,
@@ -306,6 +312,15 @@ impl<const W: usize> Core<W> {
             .collect();
         let blocks = program.effects.iter().map(|b| x.effects(b)).collect();
         let legal = g.legal.as_ref().map(|c| x.cond(c));
+        let backwards = super::footprint::attacks_read_backwards(&attack_ir);
+        let legal_foot = g.legal.as_ref().and_then(|c| x.footprint(c, backwards));
+        let plain_after = (0..g.pieces.len())
+            .filter(|&p| {
+                g.after.iter().all(|a| {
+                    a.pieces >> p & 1 == 0 || super::footprint::writes_only_the_move(&a.effects)
+                })
+            })
+            .fold(0u32, |m, p| m | 1 << p);
         let score_fn = g.score.as_ref().map(|s| x.int(s));
         let end = g.end.iter().map(|e| (x.cond(&e.cond), e.outcome)).collect();
         let actions = g
@@ -379,6 +394,8 @@ impl<const W: usize> Core<W> {
             choice_sep,
             after_sep,
             legal,
+            legal_foot,
+            plain_after,
             score_fn,
             end,
             progress,

@@ -19,6 +19,7 @@ mod compile;
 mod connect;
 mod core;
 mod evaluate;
+mod footprint;
 mod generate;
 mod hash;
 mod lines;

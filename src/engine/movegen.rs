@@ -142,18 +142,14 @@ impl<const W: usize> Core<W> {
             out.truncate(kept);
         });
         if self.simple {
-            if self.legal.is_some() {
-                out.retain(|m| self.is_legal(st, m));
-            }
+            self.retain_legal(st, out);
             return;
         }
         self.add_actions(st, out);
         if self.any_choice {
             self.expand_choices(st, out);
         }
-        if self.legal.is_some() {
-            out.retain(|m| self.is_legal(st, m));
-        }
+        self.retain_legal(st, out);
         self.keep_priority(out);
     }
 

@@ -1,0 +1,288 @@
+//! What `legal if` reads of the board, so that most candidates are judged without being
+//! played.
+//!
+//! Judging a candidate means playing it, evaluating the condition and taking it back. But a
+//! condition such as `not (find friend King is attacked)` reads only some cells: the King's,
+//! each line from it up to its first piece, the cells a knight could leap to it from. A
+//! move that writes none of those cells leaves the condition as it was before the move. So
+//! the condition is evaluated once in the position before the move, with the cells it
+//! read (its footprint), and a candidate whose writes are known to be its origin and its
+//! target (a plain move: no effects of its own; `after` effects that only change counters,
+//! or flags or emptiness at the origin and target) and miss the footprint takes that
+//! value. The others are played and judged as before.
+//!
+//! Only conditions whose every part reads cell contents, flags and fixed regions from the
+//! mover's point of view have a footprint: `find` of pieces, `first … from … toward`, `is`,
+//! steps, quantifiers over directions, and `attacked` when the rules read backwards test
+//! the attacked cell alone (rules run forwards add the cells they could come from, and
+//! leave no footprint when a piece stands there). Anything that reads the move (`from`,
+//! `to`), counters, the turn or the last move has none, and is judged by playing.
+
+use super::bits::Bits;
+use super::core::Core;
+use super::evaluate::{Ctx, ExprCompiler};
+use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
+use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Stmt, Test};
+
+/// Adds the cells a condition reads to the set.
+pub type FootFn<const W: usize> = Box<
+    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) + Send + Sync + std::panic::RefUnwindSafe,
+>;
+
+/// Adds the cells a cell expression reads to the set, and gives its value.
+type FootCell<const W: usize> = Box<
+    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) -> Cell
+        + Send
+        + Sync
+        + std::panic::RefUnwindSafe,
+>;
+
+/// A test that reads only the cell's contents, flags and regions.
+fn local(t: &Test) -> bool {
+    match t {
+        Test::Any
+        | Test::Empty
+        | Test::Occupied
+        | Test::Piece { .. }
+        | Test::Region(_)
+        | Test::Flag(_)
+        | Test::Table(_) => true,
+        Test::Attacked | Test::Def { .. } => false,
+        Test::Not(t) => local(t),
+        Test::And(v) | Test::Or(v) => v.iter().all(local),
+    }
+}
+
+/// Whether the attack rules read backwards (plain steps, slides and leaps) test the
+/// attacked cell alone, so that whether a cell is attacked depends on the cell, the lines
+/// from it up to their first piece, the cells a step or leap comes from, and the pieces
+/// whose rules run forwards (`Core::attack_footprint`).
+pub fn attacks_read_backwards(rules: &[Vec<Stmt>]) -> bool {
+    rules.iter().flatten().all(|s| match s {
+        Stmt::Step { to, .. } | Stmt::Slide { to, .. } | Stmt::Leap { to, .. } => local(to),
+        _ => true,
+    })
+}
+
+/// Whether effects write only the origin and target of the move, and bring no piece
+/// there: they change counters, take `again`, set or clear flags there, or empty them.
+pub fn writes_only_the_move(effects: &[Effect]) -> bool {
+    let here = |c: &CellExpr| matches!(c, CellExpr::From | CellExpr::To);
+    effects.iter().all(|e| match e {
+        Effect::If {
+            then, otherwise, ..
+        } => writes_only_the_move(then) && writes_only_the_move(otherwise),
+        Effect::For { body, .. } | Effect::Along { body, .. } => writes_only_the_move(body),
+        Effect::Let { .. } | Effect::Counter { .. } | Effect::Again => true,
+        Effect::Remove(at) | Effect::SetFlag { at, .. } => here(at),
+        Effect::Flip(_) | Effect::Change { .. } | Effect::Put { .. } | Effect::Choose { .. } => {
+            false
+        }
+    })
+}
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    /// The footprint of a condition, when every part of it has one. `attacks` says
+    /// whether `attacked` has one (`attacks_read_backwards`).
+    pub fn footprint(&self, c: &Cond, attacks: bool) -> Option<FootFn<W>> {
+        Some(match c {
+            Cond::True | Cond::False => Box::new(|_, _, _, _| {}),
+            Cond::PlayerEq(a, b) if *a != PlayerRef::Previous && *b != PlayerRef::Previous => {
+                Box::new(|_, _, _, _| {})
+            }
+            Cond::Is(e, t) => {
+                let cell = self.foot_cell(e)?;
+                let attacked = match t {
+                    Test::Attacked if attacks => true,
+                    t if local(t) => false,
+                    _ => return None,
+                };
+                Box::new(move |core, st, cx, f| {
+                    let c = cell(core, st, cx, f);
+                    if c == NONE {
+                        return;
+                    }
+                    f.insert(c);
+                    if attacked {
+                        *f = match core.attack_footprint(st, cx.me, c) {
+                            Some(a) => f.or(a),
+                            None => core.geo.all,
+                        };
+                    }
+                })
+            }
+            Cond::CellEq(a, b) => {
+                let (a, b) = (self.foot_cell(a)?, self.foot_cell(b)?);
+                Box::new(move |core, st, cx, f| {
+                    a(core, st, cx, f);
+                    b(core, st, cx, f);
+                })
+            }
+            Cond::Not(c) => self.footprint(c, attacks)?,
+            Cond::And(v) | Cond::Or(v) => {
+                // Every part, not only those evaluated: after the move another part may
+                // decide.
+                let parts = v
+                    .iter()
+                    .map(|c| self.footprint(c, attacks))
+                    .collect::<Option<Vec<_>>>()?;
+                Box::new(move |core, st, cx, f| {
+                    for p in &parts {
+                        p(core, st, cx, f);
+                    }
+                })
+            }
+            Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
+                let (slot, dirs, body) =
+                    (*slot as usize, dirs.clone(), self.footprint(body, attacks)?);
+                Box::new(move |core, st, cx, f| {
+                    for &d in &dirs {
+                        cx.slots[slot] = core.dir(cx, d) as u16;
+                        body(core, st, cx, f);
+                    }
+                })
+            }
+            Cond::Let { slot, value, body } => {
+                let slot = *slot as usize;
+                let (value, body) = (self.foot_cell(value)?, self.footprint(body, attacks)?);
+                Box::new(move |core, st, cx, f| {
+                    cx.slots[slot] = value(core, st, cx, f);
+                    body(core, st, cx, f);
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    fn foot_cell(&self, e: &CellExpr) -> Option<FootCell<W>> {
+        Some(match e {
+            &CellExpr::Const(c) => Box::new(move |_, _, _, _| c),
+            &CellExpr::Slot(s) => Box::new(move |_, _, cx, _| cx.slots[s as usize]),
+            CellExpr::Step(base, d, n) => {
+                let (base, d, n) = (self.foot_cell(base)?, *d, *n as usize);
+                Box::new(move |core, st, cx, f| {
+                    let c = base(core, st, cx, f);
+                    core.step_n(c, core.dir(cx, d), n)
+                })
+            }
+            CellExpr::First { test, start, dir } if local(test) => {
+                let (t, start, d) = (self.test(test), self.foot_cell(start)?, *dir);
+                // Every cell looked at, up to the one found.
+                Box::new(move |core, st, cx, f| {
+                    let c = start(core, st, cx, f);
+                    if c == NONE {
+                        return NONE;
+                    }
+                    for &x in core.geo.board.ray(c, core.dir(cx, d)) {
+                        f.insert(x);
+                        if t.holds(core, st, cx, x) {
+                            return x;
+                        }
+                    }
+                    NONE
+                })
+            }
+            // Pieces wherever they stand: a plain move that starts on none of them
+            // cannot bring one anywhere, and one that lands on one takes it.
+            CellExpr::Find(test) if matches!(**test, Test::Piece { .. }) => {
+                let t = self.test(test);
+                Box::new(move |core, st, cx, f| {
+                    let cells = t.set(core, st, cx).expect("a set test");
+                    *f = f.or(cells);
+                    cells.lowest().unwrap_or(NONE)
+                })
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// The cells a plain move writes (its origin and target), or `None` when the move
+    /// may write others: effects, a chain, a placement, a choice, or `after` effects that
+    /// touch the board.
+    #[inline]
+    fn plain(&self, m: &Move) -> Option<(Cell, Cell)> {
+        (m.kind == MoveKind::Normal
+            && m.hops == 0
+            && m.effect == NONE
+            && m.choice == NO_CHOICE
+            && self.plain_after >> m.piece & 1 != 0)
+            .then_some((m.from, m.to))
+    }
+
+    /// Keeps the candidates that pass `legal if`: those whose writes miss the condition's
+    /// footprint take its value before the move; the others are played and judged.
+    pub(super) fn retain_legal(&self, st: &mut State<W>, out: &mut Vec<Move>) {
+        let Some(legal) = &self.legal else {
+            return;
+        };
+        let Some(foot) = self.legal_foot.as_ref().filter(|_| out.len() > 1) else {
+            out.retain(|m| self.is_legal(st, m));
+            return;
+        };
+        let me = st.s.to_move;
+        let mut f = Bits::EMPTY;
+        foot(self, st, &mut Ctx::new(me), &mut f);
+        let before = legal(self, st, &mut Ctx::new(me));
+        out.retain(|m| match self.plain(m) {
+            Some((from, to)) if !f.has(from) && !f.has(to) => before,
+            _ => self.is_legal(st, m),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::Rng;
+
+    /// The games whose `legal if` has a footprint, and what their moves exercise: pins,
+    /// checks by every kind of piece, castling and promotion (effects), en passant, a
+    /// three-move first turn (`after` effects on counters), lines of sight through holes.
+    const GAMES: [&str; 3] = [
+        "docs/examples/chess.game",
+        "games/shakhmaty.game",
+        "games/shakti.game",
+    ];
+
+    #[test]
+    fn moves_judged_by_footprint_are_the_moves_judged_by_playing() {
+        for path in GAMES {
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+            let text = std::fs::read_to_string(&file).expect("the game file");
+            let program = crate::compile(&text).expect("compiles").0;
+            let core = Core::<1>::new(program.clone());
+            assert!(core.legal_foot.is_some(), "{path}: no footprint");
+            let mut played = Core::<1>::new(program);
+            played.legal_foot = None;
+            let (mut positions, mut moves) = (0, 0);
+            for game in 0..30 {
+                let mut rng = Rng::for_playout(11, game);
+                let mut pos = core.start_pos();
+                for _ in 0..120 {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    core.legal_moves(&mut pos.st, &mut a);
+                    played.legal_moves(&mut pos.st, &mut b);
+                    assert!(
+                        a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.same_as(y)),
+                        "{path}, game {game}, ply {}: {} moves against {}",
+                        pos.st.s.ply,
+                        a.len(),
+                        b.len()
+                    );
+                    positions += 1;
+                    moves += a.len();
+                    if a.is_empty() {
+                        break;
+                    }
+                    core.play(&mut pos, &a[rng.below(a.len())]);
+                }
+            }
+            assert!(
+                positions > 1000 && moves > 10_000,
+                "{path}: {positions}, {moves}"
+            );
+        }
+    }
+}
