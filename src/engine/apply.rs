@@ -171,7 +171,8 @@ impl<const W: usize> Core<W> {
         } else {
             st.s.streak = 0;
             st.s.turns += 1;
-            let next = (me + 1) % self.players;
+            // A compare, not a division: this runs at every move.
+            let next = if me + 1 == self.players { 0 } else { me + 1 };
             if let Some(k) = keys {
                 st.s.hash ^= k.side(me) ^ k.side(next);
             }

@@ -172,50 +172,69 @@ impl<const W: usize> Core<W> {
         false
     }
 
-    /// The cells whose contents decide whether `c` is attacked for `me`, when the rules
-    /// read backwards test the attacked cell alone (`footprint::attacks_read_backwards`):
-    /// `c`, the cells a step or leap reaches it from, each line from it up to its first
-    /// piece, and the cells from which rules run forwards could reach it. `None` when a
-    /// piece stands on one of those last cells: what its rules read is not known.
+    /// The cells where a plain move of `me` (its piece leaves its origin and stands on its
+    /// target, nothing else changes) could change whether `c` is attacked for `me`, when
+    /// the rules read backwards test the attacked cell alone
+    /// (`footprint::attacks_read_backwards`). Such a move brings no attacker: only taking
+    /// one, or opening or closing a line, matters. So the cells are `c`; the attackers a
+    /// step or leap reaches it from; on each line, the cells up to a first piece that
+    /// attacks along it, or that first piece alone when the piece behind it attacks along
+    /// it. `None` when a piece whose rules run forwards could reach `c` from where it
+    /// stands: what those rules read is not known.
     pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<Bits<W>> {
         let mut f = Bits::EMPTY;
         f.insert(c);
-        let line = |f: &mut Bits<W>, d: u8| {
-            for &x in self.geo.board.ray(c, d) {
-                f.insert(x);
-                if st.occupied.has(x) {
-                    break;
+        let line = |f: &mut Bits<W>, d: u8, attacks: &dyn Fn(Cell) -> bool| {
+            let ray = self.geo.board.ray(c, d);
+            let Some(i) = ray.iter().position(|&x| st.occupied.has(x)) else {
+                return;
+            };
+            if attacks(ray[i]) {
+                for &x in &ray[..=i] {
+                    f.insert(x);
                 }
+            } else if ray[i + 1..]
+                .iter()
+                .find(|&&x| st.occupied.has(x))
+                .is_some_and(|&x| attacks(x))
+            {
+                f.insert(ray[i]);
             }
         };
+        let piece = |x: Cell| self.codes.piece[st.board[x as usize] as usize];
         for enemy in (0..self.players).filter(|&p| p != me) {
             let ecx = Ctx::new(enemy);
+            let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
             for &(p, i) in &plan.near {
+                let attackers = theirs.and(st.by_type[p as usize]);
                 match &self.reverse[p as usize][i as usize] {
                     Rev::Leap { leap, .. } => {
                         let leap = leap[(enemy as usize).min(leap.len() - 1)] as usize;
-                        f = f.or(self.geo.leap_masks[leap][c as usize]);
+                        f = f.or(self.geo.leap_masks[leap][c as usize].and(attackers));
                     }
                     Rev::Step { back, .. } => {
-                        f = f.or(back[(enemy as usize).min(back.len() - 1)][c as usize]);
+                        let back = &back[(enemy as usize).min(back.len() - 1)];
+                        f = f.or(back[c as usize].and(attackers));
                     }
                     Rev::Slide { dirs, .. } => {
                         for &d in dirs {
-                            line(&mut f, self.geo.opposite[self.dir(&ecx, d) as usize & 7]);
+                            let back = self.geo.opposite[self.dir(&ecx, d) as usize & 7];
+                            line(&mut f, back, &|x| attackers.has(x));
                         }
                     }
                 }
             }
             for l in &plan.lines {
-                line(&mut f, l.back);
+                line(&mut f, l.back, &|x| {
+                    theirs.has(x) && l.slides.iter().any(|&(p, _)| p == piece(x))
+                });
             }
             for &p in &plan.forwards {
                 let reach = self.reach[p as usize][c as usize];
-                if reach.intersects(&st.by_owner[enemy as usize].and(st.by_type[p as usize])) {
+                if reach.intersects(&theirs.and(st.by_type[p as usize])) {
                     return None;
                 }
-                f = f.or(reach);
             }
         }
         Some(f)

@@ -586,7 +586,8 @@ impl<const W: usize> Core<W> {
     pub fn player(&self, st: &State<W>, cx: &Ctx, p: PlayerRef) -> u8 {
         match p {
             PlayerRef::Me => cx.me,
-            PlayerRef::Opponent => (cx.me + 1) % self.players,
+            PlayerRef::Opponent if cx.me + 1 == self.players => 0,
+            PlayerRef::Opponent => cx.me + 1,
             PlayerRef::Previous => st.s.previous,
             PlayerRef::Named(i) => i,
         }

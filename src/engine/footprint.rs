@@ -1,22 +1,24 @@
-//! What `legal if` reads of the board, so that most candidates are judged without being
-//! played.
+//! Where a move could change what `legal if` says, so that most candidates are judged
+//! without being played.
 //!
-//! Judging a candidate means playing it, evaluating the condition and taking it back. But a
-//! condition such as `not (find friend King is attacked)` reads only some cells: the King's,
-//! each line from it up to its first piece, the cells a knight could leap to it from. A
-//! move that writes none of those cells leaves the condition as it was before the move. So
-//! the condition is evaluated once in the position before the move, with the cells it
-//! read (its footprint), and a candidate whose writes are known to be its origin and its
-//! target (a plain move: no effects of its own; `after` effects that only change counters,
-//! or flags or emptiness at the origin and target) and miss the footprint takes that
-//! value. The others are played and judged as before.
+//! Judging a candidate means playing it, evaluating the condition and taking it back. But
+//! a plain move (the mover's piece leaves its origin and stands on its target; no effects
+//! of its own; `after` effects that change only counters, flags on those two cells, or
+//! empty the origin) changes the condition only through some cells. `find friend King`
+//! reads the cells of the friendly King; `first tile from c toward d`, the cells up to the
+//! first tile; `attacked`, fewer than it reads, since such a move brings no attacker: the
+//! attackers a knight's leap or a step away, a line up to an attacker on it, and the
+//! first piece of a line with an attacker behind it. Those cells are the condition's
+//! footprint. The condition is evaluated once in the position before the moves, with its
+//! footprint; a plain candidate whose origin and target miss the footprint takes that
+//! value, and the others are played and judged as before.
 //!
 //! Only conditions whose every part reads cell contents, flags and fixed regions from the
 //! mover's point of view have a footprint: `find` of pieces, `first … from … toward`, `is`,
 //! steps, quantifiers over directions, and `attacked` when the rules read backwards test
-//! the attacked cell alone (rules run forwards add the cells they could come from, and
-//! leave no footprint when a piece stands there). Anything that reads the move (`from`,
-//! `to`), counters, the turn or the last move has none, and is judged by playing.
+//! the attacked cell alone (and no piece whose rules run forwards could reach the cell).
+//! Anything that reads the move (`from`, `to`), counters, the turn or the last move has
+//! none, and is judged by playing.
 
 use super::bits::Bits;
 use super::core::Core;
@@ -24,7 +26,7 @@ use super::evaluate::{Ctx, ExprCompiler};
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
 use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Stmt, Test};
 
-/// Adds the cells a condition reads to the set.
+/// Adds a condition's footprint to the set.
 pub type FootFn<const W: usize> = Box<
     dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) + Send + Sync + std::panic::RefUnwindSafe,
 >;
@@ -64,8 +66,8 @@ pub fn attacks_read_backwards(rules: &[Vec<Stmt>]) -> bool {
     })
 }
 
-/// Whether effects write only the origin and target of the move, and bring no piece
-/// there: they change counters, take `again`, set or clear flags there, or empty them.
+/// Whether effects leave the move as it was on the board: they change counters, take
+/// `again`, set or clear flags on its origin and target, or empty its origin.
 pub fn writes_only_the_move(effects: &[Effect]) -> bool {
     let here = |c: &CellExpr| matches!(c, CellExpr::From | CellExpr::To);
     effects.iter().all(|e| match e {
@@ -74,7 +76,8 @@ pub fn writes_only_the_move(effects: &[Effect]) -> bool {
         } => writes_only_the_move(then) && writes_only_the_move(otherwise),
         Effect::For { body, .. } | Effect::Along { body, .. } => writes_only_the_move(body),
         Effect::Let { .. } | Effect::Counter { .. } | Effect::Again => true,
-        Effect::Remove(at) | Effect::SetFlag { at, .. } => here(at),
+        Effect::SetFlag { at, .. } => here(at),
+        Effect::Remove(at) => *at == CellExpr::From,
         Effect::Flip(_) | Effect::Change { .. } | Effect::Put { .. } | Effect::Choose { .. } => {
             false
         }
