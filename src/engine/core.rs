@@ -850,9 +850,9 @@ fn may_duplicate(stmts: &[Stmt]) -> bool {
 
 /// Whether rules made of steps, slides, jumps (`move to from + d * n`) and leaps, under
 /// conditions, never reach one target twice from any cell, for any player: along each
-/// direction their distances do not overlap (`step forward` and `move to from + forward
-/// * 2`), and the leaps land off every line of the others and off each other's targets (a
-/// knight's leap beside a queen's lines, on a square board).
+/// direction their distances do not overlap (`step forward` beside a jump of two), and
+/// the leaps land off every line of the others and off each other's targets (a knight's
+/// leap beside a queen's lines, on a square board).
 fn targets_apart<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {
     /// Per direction, the distances reached; the leaps.
     fn gather<'a>(
