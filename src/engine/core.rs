@@ -273,6 +273,10 @@ pub struct Core<const W: usize> {
     /// Piece types whose `after` effects write only the move's origin and target
     /// (`footprint::writes_only_the_move`).
     pub plain_after: u32,
+    /// Per effect block, where it writes (`footprint::writes`).
+    pub block_writes: Vec<Option<super::footprint::Writes>>,
+    /// Whether `legal` asks `attacked` (`footprint::asks_attacked`).
+    pub legal_asks_attacked: bool,
     pub score_fn: Option<IntFn<W>>,
     pub end: Vec<(CondFn<W>, ir::Outcome)>,
     pub progress: Progress,
@@ -314,6 +318,15 @@ impl<const W: usize> Core<W> {
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let backwards = super::footprint::attacks_read_backwards(&attack_ir);
         let legal_foot = g.legal.as_ref().and_then(|c| x.footprint(c, backwards));
+        let block_writes = program
+            .effects
+            .iter()
+            .map(|b| super::footprint::writes(b))
+            .collect();
+        let legal_asks_attacked = g
+            .legal
+            .as_ref()
+            .is_some_and(super::footprint::asks_attacked);
         let plain_after = (0..g.pieces.len())
             .filter(|&p| {
                 g.after.iter().all(|a| {
@@ -400,6 +413,8 @@ impl<const W: usize> Core<W> {
             legal,
             legal_foot,
             plain_after,
+            block_writes,
+            legal_asks_attacked,
             score_fn,
             end,
             progress,

@@ -200,18 +200,86 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 }
 
+/// Where a move's own effects write, when they only set or clear flags and empty cells
+/// at its origin, its target and cells it carries in variables (`let near = …` in its
+/// rule, then `clear tile at near`).
+#[derive(Clone, Debug)]
+pub struct Writes {
+    /// The variables holding the other cells written.
+    slots: Vec<u8>,
+    /// Whether a cell other than the origin is emptied.
+    removes: bool,
+}
+
+/// The writes of an effect block, when `Writes` can tell them.
+pub fn writes(effects: &[Effect]) -> Option<Writes> {
+    fn gather(effects: &[Effect], w: &mut Writes) -> bool {
+        effects.iter().all(|e| match e {
+            Effect::If {
+                then, otherwise, ..
+            } => gather(then, w) && gather(otherwise, w),
+            Effect::Counter { .. } | Effect::Again => true,
+            Effect::SetFlag { at, .. } | Effect::Remove(at) => {
+                w.removes |= matches!(e, Effect::Remove(_)) && *at != CellExpr::From;
+                match at {
+                    CellExpr::From | CellExpr::To => true,
+                    &CellExpr::Slot(s) => {
+                        w.slots.push(s);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        })
+    }
+    let mut w = Writes {
+        slots: Vec::new(),
+        removes: false,
+    };
+    gather(effects, &mut w).then_some(w)
+}
+
+/// Whether a condition asks `attacked`, whose footprint holds only for moves that empty
+/// no cell but their origin (`Core::attack_footprint`).
+pub fn asks_attacked(c: &Cond) -> bool {
+    struct Asks(bool);
+    impl crate::ir::visit::Visitor for Asks {
+        fn test(&mut self, t: &Test) {
+            self.0 |= matches!(t, Test::Attacked);
+            crate::ir::visit::walk_test(self, t);
+        }
+    }
+    let mut a = Asks(false);
+    crate::ir::visit::Visitor::cond(&mut a, c);
+    a.0
+}
+
 impl<const W: usize> Core<W> {
-    /// The cells a plain move writes (its origin and target), or `None` when the move
-    /// may write others: effects, a chain, a placement, a choice, or `after` effects that
-    /// touch the board.
+    /// Whether a move writes no cell of footprint `f`: a move of a piece from its origin
+    /// to its target (no chain, placement or choice), whose own effects and `after`
+    /// effects write only those cells and cells it carries (`Writes`).
     #[inline]
-    fn plain(&self, m: &Move) -> Option<(Cell, Cell)> {
-        (m.kind == MoveKind::Normal
-            && m.hops == 0
-            && m.effect == NONE
-            && m.choice == NO_CHOICE
-            && self.plain_after >> m.piece & 1 != 0)
-            .then_some((m.from, m.to))
+    fn misses(&self, m: &Move, f: &Bits<W>) -> bool {
+        if m.kind != MoveKind::Normal
+            || m.hops != 0
+            || m.choice != NO_CHOICE
+            || self.plain_after >> m.piece & 1 == 0
+            || f.has(m.from)
+            || f.has(m.to)
+        {
+            return false;
+        }
+        if m.effect == NONE {
+            return true;
+        }
+        match &self.block_writes[m.effect as usize] {
+            Some(w) if !(w.removes && self.legal_asks_attacked) => w.slots.iter().all(|&s| {
+                let c = m.slots[s as usize];
+                c == NONE || !f.has(c)
+            }),
+            _ => false,
+        }
     }
 
     /// Keeps the candidates that pass `legal if`: those whose writes miss the condition's
@@ -228,9 +296,12 @@ impl<const W: usize> Core<W> {
         let mut f = Bits::EMPTY;
         foot(self, st, &mut Ctx::new(me), &mut f);
         let before = legal(self, st, &mut Ctx::new(me));
-        out.retain(|m| match self.plain(m) {
-            Some((from, to)) if !f.has(from) && !f.has(to) => before,
-            _ => self.is_legal(st, m),
+        out.retain(|m| {
+            if self.misses(m, &f) {
+                before
+            } else {
+                self.is_legal(st, m)
+            }
         });
     }
 }
