@@ -171,8 +171,7 @@ impl<const W: usize> Core<W> {
         } else {
             st.s.streak = 0;
             st.s.turns += 1;
-            // A compare, not a division: this runs at every move.
-            let next = if me + 1 == self.players { 0 } else { me + 1 };
+            let next = self.after(me);
             if let Some(k) = keys {
                 st.s.hash ^= k.side(me) ^ k.side(next);
             }
@@ -350,7 +349,7 @@ impl<const W: usize> Core<W> {
                 if k != 0 && owner < self.players {
                     // To the mover; the mover's own piece goes to the next player.
                     let to = if owner == cx.me {
-                        (owner + 1) % self.players
+                        self.after(owner)
                     } else {
                         cx.me
                     };

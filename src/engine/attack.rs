@@ -174,13 +174,12 @@ impl<const W: usize> Core<W> {
 
     /// The cells where a plain move of `me` (its piece leaves its origin and stands on its
     /// target, nothing else changes) could change whether `c` is attacked for `me`, when
-    /// the rules read backwards test the attacked cell alone
-    /// (`footprint::attacks_read_backwards`). Such a move brings no attacker: only taking
-    /// one, or opening or closing a line, matters. So the cells are `c`; the attackers a
-    /// step or leap reaches it from; on each line, the cells up to a first piece that
-    /// attacks along it, or that first piece alone when the piece behind it attacks along
-    /// it. `None` when a piece whose rules run forwards could reach `c` from where it
-    /// stands: what those rules read is not known.
+    /// the rules read backwards test the attacked cell alone (see `footprint`). Such a
+    /// move brings no attacker: only taking one, or opening or closing a line, matters.
+    /// So the cells are `c`; the attackers a step or leap reaches it from; on each line,
+    /// the cells up to a first piece that attacks along it, or that first piece alone
+    /// when the piece behind it attacks along it. `None` when a piece whose rules run
+    /// forwards could reach `c` from where it stands: what those rules read is not known.
     pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<Bits<W>> {
         let mut f = Bits::EMPTY;
         f.insert(c);

@@ -7,7 +7,7 @@ use super::apply::CEffect;
 use super::bits::Bits;
 use super::compile::test::TestEnv;
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
-use super::footprint::FootFn;
+use super::footprint::Footprint;
 use super::generate::CStmt;
 use super::hash::Keys;
 use super::state::{Cell, Codes, MAX_PLAYERS, Move, NONE, State};
@@ -268,15 +268,8 @@ pub struct Core<const W: usize> {
     choice_sep: Vec<char>,
     after_sep: Vec<char>,
     pub legal: Option<CondFn<W>>,
-    /// What `legal` reads of the board, when that can be told (`footprint`).
-    pub legal_foot: Option<FootFn<W>>,
-    /// Piece types whose `after` effects write only the move's origin and target
-    /// (`footprint::writes_only_the_move`).
-    pub plain_after: u32,
-    /// Per effect block, where it writes (`footprint::writes`).
-    pub block_writes: Vec<Option<super::footprint::Writes>>,
-    /// Whether `legal` asks `attacked` (`footprint::asks_attacked`).
-    pub legal_asks_attacked: bool,
+    /// Where a move could change what `legal` says, when that can be told.
+    pub legal_foot: Option<Footprint<W>>,
     pub score_fn: Option<IntFn<W>>,
     pub end: Vec<(CondFn<W>, ir::Outcome)>,
     pub progress: Progress,
@@ -316,24 +309,7 @@ impl<const W: usize> Core<W> {
             .collect();
         let blocks = program.effects.iter().map(|b| x.effects(b)).collect();
         let legal = g.legal.as_ref().map(|c| x.cond(c));
-        let backwards = super::footprint::attacks_read_backwards(&attack_ir);
-        let legal_foot = g.legal.as_ref().and_then(|c| x.footprint(c, backwards));
-        let block_writes = program
-            .effects
-            .iter()
-            .map(|b| super::footprint::writes(b))
-            .collect();
-        let legal_asks_attacked = g
-            .legal
-            .as_ref()
-            .is_some_and(super::footprint::asks_attacked);
-        let plain_after = (0..g.pieces.len())
-            .filter(|&p| {
-                g.after.iter().all(|a| {
-                    a.pieces >> p & 1 == 0 || super::footprint::writes_only_the_move(&a.effects)
-                })
-            })
-            .fold(0u32, |m, p| m | 1 << p);
+        let legal_foot = Footprint::of(&x, &program, &attack_ir);
         let score_fn = g.score.as_ref().map(|s| x.int(s));
         let end = g.end.iter().map(|e| (x.cond(&e.cond), e.outcome)).collect();
         let actions = g
@@ -412,9 +388,6 @@ impl<const W: usize> Core<W> {
             after_sep,
             legal,
             legal_foot,
-            plain_after,
-            block_writes,
-            legal_asks_attacked,
             score_fn,
             end,
             progress,
@@ -788,27 +761,10 @@ fn acts_on_board(stmts: &[Stmt]) -> bool {
     })
 }
 
+/// Whether rules may produce one move twice, by counting the statements that produce
+/// moves, times the loops around them. Rules whose targets provably never meet are told
+/// apart by `targets_apart`.
 fn may_duplicate(stmts: &[Stmt]) -> bool {
-    // Steps and slides along different directions never meet on the same target, however
-    // many statements they are spread over (`step forward` and `step forward-left,
-    // forward-right`), as long as the directions are all absolute or all relative.
-    let mut dirs = Vec::new();
-    let lines = stmts.iter().all(|s| match s {
-        Stmt::Step { dirs: d, .. } | Stmt::Slide { dirs: d, .. } => {
-            dirs.extend_from_slice(d);
-            true
-        }
-        _ => false,
-    });
-    let all_abs = dirs.iter().all(|d| matches!(d, DirRef::Abs(_)));
-    let all_rel = dirs.iter().all(|d| matches!(d, DirRef::Rel(_)));
-    if lines && (all_abs || all_rel) {
-        // Within one kind, equal directions are equal values.
-        let distinct = dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d));
-        if distinct {
-            return false;
-        }
-    }
     struct Count {
         times: usize,
         inside_new: bool,
@@ -865,7 +821,8 @@ fn may_duplicate(stmts: &[Stmt]) -> bool {
 
 /// Whether rules made of steps, slides, jumps (`move to from + d * n`) and leaps, under
 /// conditions, never reach one target twice from any cell, for any player: along each
-/// direction their distances do not overlap (`step forward` beside a jump of two), and
+/// direction their distances do not overlap (`step forward` beside a jump of two; steps
+/// and slides in distinct directions, however many statements they are spread over), and
 /// the leaps land off every line of the others and off each other's targets (a knight's
 /// leap beside a queen's lines, on a square board).
 fn targets_apart<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {

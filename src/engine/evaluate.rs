@@ -583,11 +583,16 @@ impl<const W: usize> Core<W> {
         found.unwrap_or(NONE)
     }
 
+    /// The player after `p` in turn order (a compare, not a division: every move asks).
+    #[inline(always)]
+    pub fn after(&self, p: u8) -> u8 {
+        if p + 1 == self.players { 0 } else { p + 1 }
+    }
+
     pub fn player(&self, st: &State<W>, cx: &Ctx, p: PlayerRef) -> u8 {
         match p {
             PlayerRef::Me => cx.me,
-            PlayerRef::Opponent if cx.me + 1 == self.players => 0,
-            PlayerRef::Opponent => cx.me + 1,
+            PlayerRef::Opponent => self.after(cx.me),
             PlayerRef::Previous => st.s.previous,
             PlayerRef::Named(i) => i,
         }

@@ -24,10 +24,10 @@ use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
-use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Stmt, Test};
+use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Program, Stmt, Test};
 
 /// Adds a condition's footprint to the set.
-pub type FootFn<const W: usize> = Box<
+type FootFn<const W: usize> = Box<
     dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) + Send + Sync + std::panic::RefUnwindSafe,
 >;
 
@@ -59,35 +59,17 @@ fn local(t: &Test) -> bool {
 /// attacked cell alone, so that whether a cell is attacked depends on the cell, the lines
 /// from it up to their first piece, the cells a step or leap comes from, and the pieces
 /// whose rules run forwards (`Core::attack_footprint`).
-pub fn attacks_read_backwards(rules: &[Vec<Stmt>]) -> bool {
+fn attacks_read_backwards(rules: &[Vec<Stmt>]) -> bool {
     rules.iter().flatten().all(|s| match s {
         Stmt::Step { to, .. } | Stmt::Slide { to, .. } | Stmt::Leap { to, .. } => local(to),
         _ => true,
     })
 }
 
-/// Whether effects leave the move as it was on the board: they change counters, take
-/// `again`, set or clear flags on its origin and target, or empty its origin.
-pub fn writes_only_the_move(effects: &[Effect]) -> bool {
-    let here = |c: &CellExpr| matches!(c, CellExpr::From | CellExpr::To);
-    effects.iter().all(|e| match e {
-        Effect::If {
-            then, otherwise, ..
-        } => writes_only_the_move(then) && writes_only_the_move(otherwise),
-        Effect::For { body, .. } | Effect::Along { body, .. } => writes_only_the_move(body),
-        Effect::Let { .. } | Effect::Counter { .. } | Effect::Again => true,
-        Effect::SetFlag { at, .. } => here(at),
-        Effect::Remove(at) => *at == CellExpr::From,
-        Effect::Flip(_) | Effect::Change { .. } | Effect::Put { .. } | Effect::Choose { .. } => {
-            false
-        }
-    })
-}
-
 impl<const W: usize> ExprCompiler<'_, W> {
     /// The footprint of a condition, when every part of it has one. `attacks` says
     /// whether `attacked` has one (`attacks_read_backwards`).
-    pub fn footprint(&self, c: &Cond, attacks: bool) -> Option<FootFn<W>> {
+    fn footprint(&self, c: &Cond, attacks: bool) -> Option<FootFn<W>> {
         Some(match c {
             Cond::True | Cond::False => Box::new(|_, _, _, _| {}),
             Cond::PlayerEq(a, b) if *a != PlayerRef::Previous && *b != PlayerRef::Previous => {
@@ -200,11 +182,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 }
 
-/// Where a move's own effects write, when they only set or clear flags and empty cells
-/// at its origin, its target and cells it carries in variables (`let near = …` in its
-/// rule, then `clear tile at near`).
+/// Where effects write, when they only set or clear flags and empty cells at the move's
+/// origin, its target and cells it carries in variables (`let near = …` in its rule,
+/// then `clear tile at near`). `after` effects, which carry no variables, qualify with
+/// no variables and nothing emptied but the origin.
 #[derive(Clone, Debug)]
-pub struct Writes {
+struct Writes {
     /// The variables holding the other cells written.
     slots: Vec<u8>,
     /// Whether a cell other than the origin is emptied.
@@ -212,7 +195,7 @@ pub struct Writes {
 }
 
 /// The writes of an effect block, when `Writes` can tell them.
-pub fn writes(effects: &[Effect]) -> Option<Writes> {
+fn writes(effects: &[Effect]) -> Option<Writes> {
     fn gather(effects: &[Effect], w: &mut Writes) -> bool {
         effects.iter().all(|e| match e {
             Effect::If {
@@ -242,7 +225,7 @@ pub fn writes(effects: &[Effect]) -> Option<Writes> {
 
 /// Whether a condition asks `attacked`, whose footprint holds only for moves that empty
 /// no cell but their origin (`Core::attack_footprint`).
-pub fn asks_attacked(c: &Cond) -> bool {
+fn asks_attacked(c: &Cond) -> bool {
     struct Asks(bool);
     impl crate::ir::visit::Visitor for Asks {
         fn test(&mut self, t: &Test) {
@@ -255,7 +238,42 @@ pub fn asks_attacked(c: &Cond) -> bool {
     a.0
 }
 
-impl<const W: usize> Core<W> {
+/// `legal if`'s footprint, and what a move's writes are, compiled once per game.
+pub struct Footprint<const W: usize> {
+    foot: FootFn<W>,
+    /// Piece types whose `after` effects write no more than flags on the move's origin
+    /// and target, and the emptying of its origin.
+    plain_after: u32,
+    /// Per effect block, where it writes.
+    blocks: Vec<Option<Writes>>,
+    /// Whether the condition asks `attacked`, whose footprint holds only for moves that
+    /// empty no cell but their origin (`Core::attack_footprint`).
+    asks_attacked: bool,
+}
+
+impl<const W: usize> Footprint<W> {
+    /// The footprint of a game's `legal if`, when it has one. `attack_rules` are every
+    /// piece type's attack rules (its move rules when it has none).
+    pub fn of(x: &ExprCompiler<W>, program: &Program, attack_rules: &[Vec<Stmt>]) -> Option<Self> {
+        let g = &program.game;
+        let legal = g.legal.as_ref()?;
+        let foot = x.footprint(legal, attacks_read_backwards(attack_rules))?;
+        let plain_after = (0..g.pieces.len())
+            .filter(|&p| {
+                g.after.iter().all(|a| {
+                    a.pieces >> p & 1 == 0
+                        || writes(&a.effects).is_some_and(|w| w.slots.is_empty() && !w.removes)
+                })
+            })
+            .fold(0u32, |m, p| m | 1 << p);
+        Some(Footprint {
+            foot,
+            plain_after,
+            blocks: program.effects.iter().map(|b| writes(b)).collect(),
+            asks_attacked: asks_attacked(legal),
+        })
+    }
+
     /// Whether a move writes no cell of footprint `f`: a move of a piece from its origin
     /// to its target (no chain, placement or choice), whose own effects and `after`
     /// effects write only those cells and cells it carries (`Writes`).
@@ -273,31 +291,33 @@ impl<const W: usize> Core<W> {
         if m.effect == NONE {
             return true;
         }
-        match &self.block_writes[m.effect as usize] {
-            Some(w) if !(w.removes && self.legal_asks_attacked) => w.slots.iter().all(|&s| {
+        match &self.blocks[m.effect as usize] {
+            Some(w) if !(w.removes && self.asks_attacked) => w.slots.iter().all(|&s| {
                 let c = m.slots[s as usize];
                 c == NONE || !f.has(c)
             }),
             _ => false,
         }
     }
+}
 
+impl<const W: usize> Core<W> {
     /// Keeps the candidates that pass `legal if`: those whose writes miss the condition's
     /// footprint take its value before the move; the others are played and judged.
     pub(super) fn retain_legal(&self, st: &mut State<W>, out: &mut Vec<Move>) {
         let Some(legal) = &self.legal else {
             return;
         };
-        let Some(foot) = self.legal_foot.as_ref().filter(|_| out.len() > 1) else {
+        let Some(fp) = self.legal_foot.as_ref().filter(|_| out.len() > 1) else {
             out.retain(|m| self.is_legal(st, m));
             return;
         };
         let me = st.s.to_move;
         let mut f = Bits::EMPTY;
-        foot(self, st, &mut Ctx::new(me), &mut f);
+        (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
         let before = legal(self, st, &mut Ctx::new(me));
         out.retain(|m| {
-            if self.misses(m, &f) {
+            if fp.misses(m, &f) {
                 before
             } else {
                 self.is_legal(st, m)
