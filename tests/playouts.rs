@@ -96,6 +96,17 @@ fn random_moves_are_uniform_over_pieces_made_by_several_pieces_and_actions() {
 }
 
 #[test]
+fn random_moves_are_uniform_over_placements_drawn_from_their_set() {
+    // A lone placement is drawn from its set of cells: Othello's with a condition given
+    // as a set (the flips), Connect Four's on the lowest empty cells, tic-tac-toe's
+    // anywhere empty.
+    uniform(&example("othello"), "");
+    uniform(&example("othello"), "D@d3 D@c3");
+    uniform(&example("connect4"), "D@d1 D@d2 D@d3");
+    uniform(&example("tictactoe"), "X@b2 X@a1");
+}
+
+#[test]
 fn random_moves_are_uniform_within_the_first_class_that_has_moves() {
     // English draughts: only the captures when there are some, else the other moves.
     let draughts = example("english-draughts");

@@ -233,6 +233,11 @@ pub struct Core<const W: usize> {
     /// Per piece type and origin (the last one: in hand): at least as many as the
     /// candidate moves its rules can produce there.
     pub bound: Vec<Vec<u32>>,
+    /// Per piece type: whether its rules are one placement given as a set
+    /// (`Core::placements_only`), so that a random draw counts and decodes it directly.
+    pub placed: Vec<bool>,
+    /// Whether any piece is `placed`.
+    pub any_placed: bool,
     /// Per piece type: whether its rules can move it (or make moves from it) on the
     /// board. Stones that are only ever placed are no origin of a move: move generation
     /// skips them.
@@ -372,6 +377,8 @@ impl<const W: usize> Core<W> {
             reach: Vec::new(),
             may_duplicate,
             bound: Vec::new(),
+            placed: Vec::new(),
+            any_placed: false,
             acts_on_board,
             all_act_on_board,
             after,
@@ -423,6 +430,12 @@ impl<const W: usize> Core<W> {
             core.tabulate_steps(rules, &mut tables);
         }
         (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
+        core.placed = core
+            .moves
+            .iter()
+            .map(|rules| Self::placements_only(rules))
+            .collect();
+        core.any_placed = core.placed.contains(&true);
         core.tabulate_reverse();
         core.plan_attacks();
         core.reach = attack_rest_ir

@@ -516,6 +516,33 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// Whether a piece's rules give its placements as one set: a lone placement whose
+    /// test and condition have sets. A random draw then counts and decodes its
+    /// candidates from that set, with no emitter.
+    pub fn placements_only(rules: &[CStmt<W>]) -> bool {
+        matches!(rules, [CStmt::Place { on, cond, cond_set, .. }]
+            if on.is_set() && (cond.is_none() || cond_set.is_some()))
+    }
+
+    /// The cells a piece in hand whose rules pass `placements_only` may be placed on, and
+    /// the effect block of its placement.
+    pub fn placements(&self, st: &State<W>, cx: &mut Ctx, rules: &[CStmt<W>]) -> (Bits<W>, u16) {
+        match rules {
+            [
+                CStmt::Place {
+                    on, cond_set, then, ..
+                },
+            ] => {
+                let set = on.set(self, st, cx).expect("a set test");
+                (
+                    self.only_where(st, cx, set.and(self.geo.all), cond_set),
+                    *then,
+                )
+            }
+            _ => (Bits::EMPTY, NONE),
+        }
+    }
+
     /// The targets among `targets` where a statement's condition holds, given as a set.
     #[inline(always)]
     fn only_where(

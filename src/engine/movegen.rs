@@ -29,6 +29,11 @@ pub struct Scratch {
     moves: Vec<Move>,
     /// The actions the player to move may take, by index.
     actions: Vec<u8>,
+    /// For pieces in hand whose rules are one placement set (`Core::placed`), drawn by
+    /// `random_by_bounds`: the origin's index, the placement's effect block, and where
+    /// its cells start in `sets` (a set's words, in order).
+    placed: Vec<(u32, u16, u32)>,
+    sets: Vec<u64>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -80,6 +85,18 @@ impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
     #[inline]
     fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
+        self.board_origins(st, &mut f);
+        let me = st.s.to_move as usize;
+        for p in 0..self.moves.len() {
+            if st.hand[me][p] > 0 {
+                f(NONE, p as u8);
+            }
+        }
+    }
+
+    /// The board's part of `origins`.
+    #[inline(always)]
+    fn board_origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
         if self.all_act_on_board {
             for from in st.by_owner[me].iter() {
@@ -91,11 +108,6 @@ impl<const W: usize> Core<W> {
                 if self.acts_on_board[piece as usize] {
                     f(from, piece);
                 }
-            }
-        }
-        for p in 0..self.moves.len() {
-            if st.hand[me][p] > 0 {
-                f(NONE, p as u8);
             }
         }
     }
@@ -274,10 +286,16 @@ impl<const W: usize> Core<W> {
         }
         let Some(priority) = &self.program.game.priority else {
             // Upper bounds per piece do not cover chains, whose paths branch.
-            if self.chains.is_empty()
-                && let Some(m) = self.random_by_bounds(st, rng, sc)
-            {
-                return Some(m);
+            if self.chains.is_empty() {
+                // Two copies: games with no placement set keep a draw free of its tests.
+                let m = if self.any_placed {
+                    self.random_by_bounds::<true>(st, rng, sc)
+                } else {
+                    self.random_by_bounds::<false>(st, rng, sc)
+                };
+                if m.is_some() {
+                    return m;
+                }
             }
             return self.random_exact(st, rng, sc, ANY_CLASS);
         };
@@ -455,15 +473,23 @@ impl<const W: usize> Core<W> {
     /// candidate still has one). Gives up (`None`) after a few rejections, which also
     /// happens when there is no legal move at all: no more than there are pieces, since
     /// a draw costs about what counting one piece's candidates costs.
-    fn random_by_bounds(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+    fn random_by_bounds<const PLACED: bool>(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+    ) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
+        if PLACED {
+            sc.placed.clear();
+            sc.sets.clear();
+        }
         let mut total = 0u32;
         let hand = self.geo.cells as usize;
         let origins = &mut sc.origins;
-        self.origins(st, |from, piece| {
-            let at = if from == NONE { hand } else { from as usize };
-            let bound = self.bound[piece as usize][at];
+        self.board_origins(st, |from, piece| {
+            let bound = self.bound[piece as usize][from as usize];
             if bound > 0 {
                 origins.push(Origin {
                     from,
@@ -473,6 +499,29 @@ impl<const W: usize> Core<W> {
                 total += bound;
             }
         });
+        // In hand, apart from the board, so that games without placement sets run the
+        // board's loop as they would without this path.
+        let me = st.s.to_move as usize;
+        for p in 0..self.moves.len() {
+            if st.hand[me][p] == 0 {
+                continue;
+            }
+            let piece = p as u8;
+            if PLACED && self.placed[p] {
+                total +=
+                    self.placement_origin(st, piece, &mut sc.origins, &mut sc.placed, &mut sc.sets);
+                continue;
+            }
+            let bound = self.bound[p][hand];
+            if bound > 0 {
+                sc.origins.push(Origin {
+                    from: NONE,
+                    piece,
+                    count: bound,
+                });
+                total += bound;
+            }
+        }
         let mut pieces = total;
         total += sc.actions.len() as u32;
         if total == 0 {
@@ -487,6 +536,15 @@ impl<const W: usize> Core<W> {
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
+                if PLACED
+                    && !sc.placed.is_empty()
+                    && let Some(m) = self.placement(sc, at, k - offset)
+                {
+                    if self.is_legal(st, &m) {
+                        return Some(m);
+                    }
+                    continue;
+                }
                 let m = match self.nth(st, o.from, o.piece, k - offset, ANY_CLASS, &mut sc.moves) {
                     Ok(m) => m,
                     Err(count) => {
@@ -516,6 +574,46 @@ impl<const W: usize> Core<W> {
             }
         }
         None
+    }
+
+    /// Adds a piece in hand whose rules pass `placements_only` to the origins of a draw,
+    /// with its exact candidates (one set: no slot is drawn in vain). Returns how many.
+    #[inline(never)]
+    fn placement_origin(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        origins: &mut Vec<Origin>,
+        placed: &mut Vec<(u32, u16, u32)>,
+        sets: &mut Vec<u64>,
+    ) -> u32 {
+        let mut cx = Ctx::new(st.s.to_move);
+        let (cells, then) = self.placements(st, &mut cx, &self.moves[piece as usize]);
+        let count = cells.count();
+        if count > 0 {
+            placed.push((origins.len() as u32, then, sets.len() as u32));
+            sets.extend_from_slice(&cells.0);
+            origins.push(Origin {
+                from: NONE,
+                piece,
+                count,
+            });
+        }
+        count
+    }
+
+    /// The `index`-th candidate of origin `at` when `placement_origin` added it.
+    #[inline(never)]
+    fn placement(&self, sc: &Scratch, at: usize, index: u32) -> Option<Move> {
+        let &(_, then, words) = sc.placed.iter().find(|p| p.0 == at as u32)?;
+        let cells = Bits::<W>(std::array::from_fn(|i| sc.sets[words as usize + i]));
+        Some(Move {
+            kind: MoveKind::Place,
+            piece: sc.origins[at].piece,
+            to: cells.nth(index).expect("within the count"),
+            effect: then,
+            ..Move::PASS
+        })
     }
 
     /// The `index`-th candidate of a piece, or how many it has when fewer; `before` then
