@@ -238,6 +238,12 @@ pub struct Core<const W: usize> {
     pub placed: Vec<bool>,
     /// Whether any piece is `placed`.
     pub any_placed: bool,
+    /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
+    /// steps and slides along translations of the board (`Core::batch_of`), so that
+    /// counting moves counts all its pieces' at once.
+    pub batch: Vec<Option<super::batch::Batch<W>>>,
+    /// The piece types that have a `batch`.
+    pub batched: Vec<u8>,
     /// Per piece type: whether its rules can move it (or make moves from it) on the
     /// board. Stones that are only ever placed are no origin of a move: move generation
     /// skips them.
@@ -379,6 +385,8 @@ impl<const W: usize> Core<W> {
             bound: Vec::new(),
             placed: Vec::new(),
             any_placed: false,
+            batch: Vec::new(),
+            batched: Vec::new(),
             acts_on_board,
             all_act_on_board,
             after,
@@ -436,6 +444,14 @@ impl<const W: usize> Core<W> {
             .map(|rules| Self::placements_only(rules))
             .collect();
         core.any_placed = core.placed.contains(&true);
+        core.batch = core
+            .moves
+            .iter()
+            .map(|rules| core.batch_of(rules))
+            .collect();
+        core.batched = (0..core.batch.len() as u8)
+            .filter(|&p| core.batch[p as usize].is_some())
+            .collect();
         core.tabulate_reverse();
         core.plan_attacks();
         core.reach = attack_rest_ir

@@ -14,6 +14,7 @@
 
 mod apply;
 mod attack;
+mod batch;
 mod bits;
 mod compile;
 mod connect;

@@ -81,11 +81,20 @@ impl<const W: usize> Seen<W> {
     }
 }
 
+/// The fewest pieces of a type counted together by `Core::count_batch`.
+const BATCH_FROM: u32 = 2;
+
 impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
     #[inline]
-    fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
-        self.board_origins(st, &mut f);
+    fn origins(&self, st: &State<W>, f: impl FnMut(Cell, u8)) {
+        self.origins_among(st, st.by_owner[st.s.to_move as usize], f);
+    }
+
+    /// `origins`, of the board only the pieces on `cells` (the mover's).
+    #[inline(always)]
+    fn origins_among(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
+        self.board_origins(st, cells, &mut f);
         let me = st.s.to_move as usize;
         for p in 0..self.moves.len() {
             if st.hand[me][p] > 0 {
@@ -94,16 +103,15 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// The board's part of `origins`.
+    /// The board's part of `origins`: the pieces on `cells` that act on the board.
     #[inline(always)]
-    fn board_origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
-        let me = st.s.to_move as usize;
+    fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
         if self.all_act_on_board {
-            for from in st.by_owner[me].iter() {
+            for from in cells.iter() {
                 f(from, self.codes.piece[st.board[from as usize] as usize]);
             }
         } else if self.acts_on_board.iter().any(|&a| a) {
-            for from in st.by_owner[me].iter() {
+            for from in cells.iter() {
                 let piece = self.codes.piece[st.board[from as usize] as usize];
                 if self.acts_on_board[piece as usize] {
                     f(from, piece);
@@ -254,7 +262,26 @@ impl<const W: usize> Core<W> {
         {
             let mut none = Vec::new();
             let mut e = Emit::new(Mode::Count, &mut none);
-            self.origins(st, |from, piece| self.run(st, from, piece, &mut e));
+            // Pieces whose rules are shifts of their set are counted together; the
+            // others one by one (in hand, steps and slides make nothing).
+            let me = st.s.to_move as usize;
+            let mut together = Bits::EMPTY;
+            for &piece in &self.batched {
+                let mine = st.by_owner[me].and(st.by_type[piece as usize]);
+                // A fill costs as many rounds as the longest ray, a lone piece's walk
+                // only its own ray's length.
+                if mine.count() >= BATCH_FROM {
+                    together = together.or(mine);
+                    let batch = self.batch[piece as usize].as_ref();
+                    e.count += self.count_batch(st, piece, batch.expect("batched"));
+                }
+            }
+            let run = |from, piece| self.run(st, from, piece, &mut e);
+            if together.is_empty() {
+                self.origins(st, run);
+            } else {
+                self.origins_among(st, st.by_owner[me].minus(together), run);
+            }
             let mut cx = Ctx::new(st.s.to_move);
             let actions = self
                 .actions
@@ -488,7 +515,7 @@ impl<const W: usize> Core<W> {
         let mut total = 0u32;
         let hand = self.geo.cells as usize;
         let origins = &mut sc.origins;
-        self.board_origins(st, |from, piece| {
+        self.board_origins(st, st.by_owner[st.s.to_move as usize], |from, piece| {
             let bound = self.bound[piece as usize][from as usize];
             if bound > 0 {
                 origins.push(Origin {

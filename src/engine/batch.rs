@@ -1,0 +1,204 @@
+//! Counting the moves of every piece of a type at once. Where stepping in a direction
+//! adds one number to every cell (`Geo::translation`: rectangles, rhombi), a step of all
+//! the pieces is one shift of their set, and a slide an occluded fill: shifted again and
+//! again through the empty cells. Two pieces' moves in one direction never land on one
+//! cell (a slide stops at the first piece on its way), so the size of each direction's
+//! set, within the target test, is how many moves it gives.
+
+use super::bits::Bits;
+use super::core::Core;
+use super::evaluate::Ctx;
+use super::generate::CStmt;
+use super::state::State;
+
+/// One direction of one statement, as a shift: by `delta`, from the cells of `has`
+/// (those with a neighbour that way).
+#[derive(Clone, Copy, Debug)]
+pub struct Shift<const W: usize> {
+    /// The statement of the piece's rules whose target test applies.
+    stmt: u8,
+    delta: i32,
+    has: Bits<W>,
+    /// A slide (on to the first occupied cell), or a single step.
+    slide: bool,
+}
+
+/// A piece type's rules as shifts, per player (directions such as `forward` differ).
+pub type Batch<const W: usize> = Vec<Vec<Shift<W>>>;
+
+impl<const W: usize> Core<W> {
+    /// A piece's rules as shifts, when every statement is a plain step or slide: fixed
+    /// directions that are translations of the board, a target test given as a set, no
+    /// condition, and for a slide no length limit and no `through`.
+    pub fn batch_of(&self, rules: &[CStmt<W>]) -> Option<Batch<W>> {
+        if rules.is_empty() || rules.len() > u8::MAX as usize {
+            return None;
+        }
+        (0..self.players)
+            .map(|p| {
+                let cx = Ctx::new(p);
+                let mut shifts = Vec::new();
+                for (i, s) in rules.iter().enumerate() {
+                    let (dirs, slide) = match s {
+                        CStmt::Step {
+                            dirs,
+                            to,
+                            cond: None,
+                            ..
+                        } if to.is_set() => (dirs, false),
+                        CStmt::Slide {
+                            dirs,
+                            max,
+                            through: None,
+                            to,
+                            cond: None,
+                            ..
+                        } if to.is_set() && *max as usize >= self.geo.longest_ray => (dirs, true),
+                        _ => return None,
+                    };
+                    let mut seen = 0u8;
+                    for &d in dirs {
+                        if !d.is_fixed() {
+                            return None;
+                        }
+                        let d = self.dir(&cx, d) as usize & 7;
+                        // A step's targets are one set per piece (a direction named
+                        // twice counts once); a slide counts each naming, as listing does.
+                        if !slide && seen & (1 << d) != 0 {
+                            continue;
+                        }
+                        seen |= 1 << d;
+                        let (delta, has) = self.geo.translation[d]?;
+                        shifts.push(Shift {
+                            stmt: i as u8,
+                            delta,
+                            has,
+                            slide,
+                        });
+                    }
+                }
+                Some(shifts)
+            })
+            .collect()
+    }
+
+    /// How many moves the pieces of type `piece` of the player to move have on the
+    /// board, by `Core::batch`.
+    pub fn count_batch(&self, st: &State<W>, piece: u8, batch: &Batch<W>) -> u32 {
+        let me = st.s.to_move as usize;
+        let pieces = st.by_owner[me].and(st.by_type[piece as usize]);
+        if pieces.is_empty() {
+            return 0;
+        }
+        let cx = Ctx::new(me as u8);
+        let empty = self.geo.all.minus(st.occupied);
+        let rules = &self.moves[piece as usize];
+        let (mut count, mut at, mut targets) = (0, u8::MAX, Bits::EMPTY);
+        for sh in &batch[me.min(batch.len() - 1)] {
+            if sh.stmt != at {
+                at = sh.stmt;
+                targets = match &rules[at as usize] {
+                    CStmt::Step { to, .. } | CStmt::Slide { to, .. } => {
+                        to.set(self, st, &cx).expect("a set test")
+                    }
+                    _ => unreachable!("a batch holds steps and slides"),
+                };
+            }
+            let step = |s: Bits<W>| s.and(sh.has).shift(sh.delta);
+            let mut reached = step(pieces);
+            if sh.slide {
+                let mut front = reached.and(empty);
+                while !front.is_empty() {
+                    let next = step(front);
+                    reached = reached.or(next);
+                    front = next.and(empty);
+                }
+            }
+            count += reached.and(targets).count();
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::core::Core;
+    use crate::engine::evaluate::Ctx;
+    use crate::engine::generate::{Emit, Mode};
+    use crate::engine::movegen::Scratch;
+    use crate::engine::search::Rng;
+    use crate::engine::state::State;
+
+    /// The moves of the player to move's pieces of a type, their rules run piece by piece.
+    fn one_by_one<const W: usize>(core: &Core<W>, st: &State<W>, piece: u8) -> u32 {
+        let me = st.s.to_move as usize;
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Count, &mut none);
+        e.piece = piece;
+        for from in st.by_owner[me].and(st.by_type[piece as usize]).iter() {
+            let mut cx = Ctx::new(me as u8);
+            cx.from = from;
+            core.generate(st, &mut cx, &core.moves[piece as usize], &mut e);
+        }
+        e.count
+    }
+
+    /// Plays random games and, in every position, compares each batched piece type's
+    /// count with its pieces counted one by one. Returns how many types are batched.
+    fn agrees(source: &str) -> usize {
+        let core = Core::<2>::new(crate::compile(source).expect("compiles").0);
+        let mut rng = Rng::new(7);
+        let mut sc = Scratch::default();
+        let mut positions = 0;
+        for _ in 0..20 {
+            let mut st = core.start();
+            for _ in 0..60 {
+                for (piece, batch) in core.batch.iter().enumerate() {
+                    let Some(batch) = batch else { continue };
+                    let want = one_by_one(&core, &st, piece as u8);
+                    assert_eq!(core.count_batch(&st, piece as u8, batch), want, "{source}");
+                    positions += 1;
+                }
+                let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {
+                    break;
+                };
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(positions > 0 || core.batch.iter().all(|b| b.is_none()));
+        core.batch.iter().filter(|b| b.is_some()).count()
+    }
+
+    #[test]
+    fn batched_counts_match_the_pieces_counted_one_by_one() {
+        let square = "players { white forward north  black forward south }\n\
+            board 9 x 9\n\
+            region corner = a1 | i9\n\
+            piece Rook letter R\npiece Pawn letter P\npiece King letter K\n\
+            moves Rook { slide orthogonal to not friend and not in corner }\n\
+            moves Pawn { step forward, forward-left to empty  step forward to empty }\n\
+            moves King { step all to not friend  slide diagonal, diagonal to enemy }\n\
+            setup {\n white Rook a2 c3 e5 e6\n white Pawn b2 c2 d2\n white King e1\n \
+            black Rook h8 g7 b8\n black Pawn f7 g6 h7\n black King e9\n}\n";
+        let hex = |board: &str| {
+            format!(
+                "players {{ white black }}\n{board}\nregion corner = a4\n\
+                 piece Rook letter R\npiece Stone letter S\n\
+                 moves Rook {{ slide east, northeast, west to not friend and not in corner }}\n\
+                 moves Stone {{ step all to empty }}\n\
+                 setup {{\n white Rook d4 c4 e3\n white Stone d3 c5\n \
+                 black Rook e4 d5\n black Stone e5 b4\n}}\n"
+            )
+        };
+        for (rest, batched) in [
+            (square.to_string(), 3),
+            (hex("board hex 7 x 7"), 2),
+            // Ranks of unequal lengths: no direction is a translation.
+            (hex("board hexagon 4"), 0),
+        ] {
+            let source = format!("game \"T\" {{ }}\n{rest}");
+            assert_eq!(agrees(&source), batched, "{source}");
+        }
+    }
+}
