@@ -238,6 +238,9 @@ pub struct Core<const W: usize> {
     pub placed: Vec<bool>,
     /// Whether any piece is `placed`.
     pub any_placed: bool,
+    /// Per piece type: whether its rules are placements given as sets, perhaps under an
+    /// `if` on the position (`Core::placements_only`), so that they are counted as sets.
+    pub counted_placed: Vec<bool>,
     /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.
@@ -385,6 +388,7 @@ impl<const W: usize> Core<W> {
             bound: Vec::new(),
             placed: Vec::new(),
             any_placed: false,
+            counted_placed: Vec::new(),
             batch: Vec::new(),
             batched: Vec::new(),
             acts_on_board,
@@ -441,7 +445,12 @@ impl<const W: usize> Core<W> {
         core.placed = core
             .moves
             .iter()
-            .map(|rules| Self::placements_only(rules))
+            .map(|rules| Self::placements_only(rules, false))
+            .collect();
+        core.counted_placed = core
+            .moves
+            .iter()
+            .map(|rules| Self::placements_only(rules, true))
             .collect();
         core.any_placed = core.placed.contains(&true);
         core.batch = core

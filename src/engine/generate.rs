@@ -517,15 +517,33 @@ impl<const W: usize> Core<W> {
     }
 
     /// Whether a piece's rules give its placements as one set: a lone placement whose
-    /// test and condition have sets. A random draw then counts and decodes its
-    /// candidates from that set, with no emitter.
-    pub fn placements_only(rules: &[CStmt<W>]) -> bool {
-        matches!(rules, [CStmt::Place { on, cond, cond_set, .. }]
-            if on.is_set() && (cond.is_none() || cond_set.is_some()))
+    /// test and condition have sets, or when `guarded`, also an `if` (on the position:
+    /// nothing is bound yet) whose branches are such rules or nothing. A random draw
+    /// then counts and decodes its candidates from that set, with no emitter. (Several
+    /// guarded types in hand are drawn faster by their bounds: one of them is decoded
+    /// rather than every one's set built.)
+    pub fn placements_only(rules: &[CStmt<W>], guarded: bool) -> bool {
+        let branch = |rules: &[CStmt<W>]| rules.is_empty() || Self::placements_only(rules, true);
+        match rules {
+            [
+                CStmt::Place {
+                    on, cond, cond_set, ..
+                },
+            ] => on.is_set() && (cond.is_none() || cond_set.is_some()),
+            [
+                CStmt::If {
+                    then, otherwise, ..
+                },
+            ] if guarded => {
+                branch(then) && branch(otherwise) && !(then.is_empty() && otherwise.is_empty())
+            }
+            _ => false,
+        }
     }
 
     /// The cells a piece in hand whose rules pass `placements_only` may be placed on, and
     /// the effect block of its placement.
+    #[inline(always)]
     pub fn placements(&self, st: &State<W>, cx: &mut Ctx, rules: &[CStmt<W>]) -> (Bits<W>, u16) {
         match rules {
             [
@@ -538,6 +556,23 @@ impl<const W: usize> Core<W> {
                     self.only_where(st, cx, set.and(self.geo.all), cond_set),
                     *then,
                 )
+            }
+            [CStmt::If { .. }] => self.guarded_placements(st, cx, &rules[0]),
+            _ => (Bits::EMPTY, NONE),
+        }
+    }
+
+    /// `placements` under an `if`: out of line, so that the plain placement's stays inline.
+    #[inline(never)]
+    fn guarded_placements(&self, st: &State<W>, cx: &mut Ctx, rule: &CStmt<W>) -> (Bits<W>, u16) {
+        match rule {
+            CStmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branch = if cond(self, st, cx) { then } else { otherwise };
+                self.placements(st, cx, branch)
             }
             _ => (Bits::EMPTY, NONE),
         }

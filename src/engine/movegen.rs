@@ -277,10 +277,17 @@ impl<const W: usize> Core<W> {
                 }
             }
             let run = |from, piece| self.run(st, from, piece, &mut e);
-            if together.is_empty() {
-                self.origins(st, run);
-            } else {
-                self.origins_among(st, st.by_owner[me].minus(together), run);
+            self.board_origins(st, st.by_owner[me].minus(together), run);
+            for p in 0..self.moves.len() {
+                if st.hand[me][p] == 0 {
+                    continue;
+                }
+                if self.counted_placed[p] {
+                    let mut cx = Ctx::new(me as u8);
+                    e.count += self.placements(st, &mut cx, &self.moves[p]).0.count();
+                } else {
+                    self.run(st, NONE, p as u8, &mut e);
+                }
             }
             let mut cx = Ctx::new(st.s.to_move);
             let actions = self
