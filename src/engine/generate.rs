@@ -557,25 +557,29 @@ impl<const W: usize> Core<W> {
                     *then,
                 )
             }
-            [CStmt::If { .. }] => self.guarded_placements(st, cx, &rules[0]),
+            [
+                CStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+            ] => self.guarded_placements(st, cx, cond, then, otherwise),
             _ => (Bits::EMPTY, NONE),
         }
     }
 
     /// `placements` under an `if`: out of line, so that the plain placement's stays inline.
     #[inline(never)]
-    fn guarded_placements(&self, st: &State<W>, cx: &mut Ctx, rule: &CStmt<W>) -> (Bits<W>, u16) {
-        match rule {
-            CStmt::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let branch = if cond(self, st, cx) { then } else { otherwise };
-                self.placements(st, cx, branch)
-            }
-            _ => (Bits::EMPTY, NONE),
-        }
+    fn guarded_placements(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        cond: &CondFn<W>,
+        then: &[CStmt<W>],
+        otherwise: &[CStmt<W>],
+    ) -> (Bits<W>, u16) {
+        let branch = if cond(self, st, cx) { then } else { otherwise };
+        self.placements(st, cx, branch)
     }
 
     /// The targets among `targets` where a statement's condition holds, given as a set.

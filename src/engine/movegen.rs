@@ -87,15 +87,9 @@ const BATCH_FROM: u32 = 2;
 impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
     #[inline]
-    fn origins(&self, st: &State<W>, f: impl FnMut(Cell, u8)) {
-        self.origins_among(st, st.by_owner[st.s.to_move as usize], f);
-    }
-
-    /// `origins`, of the board only the pieces on `cells` (the mover's).
-    #[inline(always)]
-    fn origins_among(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
-        self.board_origins(st, cells, &mut f);
+    fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
+        self.board_origins(st, st.by_owner[me], &mut f);
         for p in 0..self.moves.len() {
             if st.hand[me][p] > 0 {
                 f(NONE, p as u8);
@@ -273,7 +267,7 @@ impl<const W: usize> Core<W> {
                 if mine.count() >= BATCH_FROM {
                     together = together.or(mine);
                     let batch = self.batch[piece as usize].as_ref();
-                    e.count += self.count_batch(st, piece, batch.expect("batched"));
+                    e.count += self.count_batch(st, piece, mine, batch.expect("batched"));
                 }
             }
             let run = |from, piece| self.run(st, from, piece, &mut e);
