@@ -107,6 +107,32 @@ fn random_moves_are_uniform_over_placements_drawn_from_their_set() {
 }
 
 #[test]
+fn random_moves_are_uniform_over_pieces_drawn_by_their_sets() {
+    // Types a player has four or more of, whose rules are plain steps and slides, are
+    // drawn from the sets of all their pieces' targets: Rooks and Pawns here, beside a
+    // lone King drawn by its rules, with `legal if` rejecting moves (in check after
+    // a3-a4), and Breakthrough's and Tablut's pieces.
+    let rooks = load(
+        "game \"Rooks\" { }\n\
+         players { white forward north  black forward south }\n\
+         board 6 x 6\n\
+         piece King letter K\npiece Rook letter R\npiece Pawn letter P\n\
+         setup {\n white Rook a1 c1 d1 f1\n white King e2\n white Pawn a2 b2 c2 d2\n \
+         black Rook a6 c6 d6 f6\n black King b5\n black Pawn c5 d5 e5 f5\n}\n\
+         moves King { step all to not friend }\n\
+         moves Rook { slide orthogonal to not friend }\n\
+         moves Pawn { step forward to empty  step forward-left, forward-right to enemy }\n\
+         legal if not (find friend King is attacked)\n\
+         end { when no moves: next loses }\n",
+    );
+    uniform(&rooks, "");
+    uniform(&rooks, "a2-a3 c5-c4");
+    uniform(&rooks, "a2-a3 c5-c4 a3-a4");
+    uniform(&example("breakthrough"), "");
+    uniform(&game("tablut"), "e3-h3 e2-e3");
+}
+
+#[test]
 fn random_moves_are_uniform_within_the_first_class_that_has_moves() {
     // English draughts: only the captures when there are some, else the other moves.
     let draughts = example("english-draughts");

@@ -9,7 +9,7 @@ use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
-use super::state::State;
+use super::state::{Cell, Move, MoveKind, State};
 
 /// One direction of one statement, as a shift: by `delta`, from the cells of `has`
 /// (those with a neighbour that way).
@@ -85,11 +85,90 @@ impl<const W: usize> Core<W> {
     /// How many moves the player to move's `pieces`, of type `piece`, have on the board,
     /// by `Core::batch`.
     pub fn count_batch(&self, st: &State<W>, piece: u8, pieces: Bits<W>, batch: &Batch<W>) -> u32 {
+        let mut count = 0;
+        self.each_shift(st, piece, pieces, batch, |_, targets| {
+            count += targets.count()
+        });
+        count
+    }
+
+    /// For a draw: the targets of each shift of `pieces` (`count_batch`), appended to
+    /// `sets` one after another, `W` words each, in the batch's order. Returns how many
+    /// moves they make.
+    #[inline(never)]
+    pub fn batch_targets(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        pieces: Bits<W>,
+        batch: &Batch<W>,
+        sets: &mut Vec<u64>,
+    ) -> u32 {
+        let mut count = 0;
+        self.each_shift(st, piece, pieces, batch, |_, targets| {
+            count += targets.count();
+            sets.extend_from_slice(&targets.0);
+        });
+        count
+    }
+
+    /// The `index`-th move of the sets `batch_targets` gave (`sets` starts at them).
+    /// Each target has one origin: a step's is one shift back, a slide's the first
+    /// occupied cell back along its line, since the slide stopped at no piece before.
+    pub fn batch_move(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        batch: &Batch<W>,
+        sets: &[u64],
+        index: u32,
+    ) -> Move {
+        let me = st.s.to_move as usize;
+        let mut index = index;
+        for (i, sh) in batch[me.min(batch.len() - 1)].iter().enumerate() {
+            let targets = Bits::<W>(std::array::from_fn(|w| sets[i * W + w]));
+            let n = targets.count();
+            if index >= n {
+                index -= n;
+                continue;
+            }
+            let to = targets.nth(index).expect("within the count");
+            let mut from = to as i32 - sh.delta;
+            while sh.slide && !st.occupied.has(from as Cell) {
+                from -= sh.delta;
+            }
+            let then = match &self.moves[piece as usize][sh.stmt as usize] {
+                CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
+                _ => unreachable!("a batch holds steps and slides"),
+            };
+            return Move {
+                kind: MoveKind::Normal,
+                piece,
+                from: from as Cell,
+                to,
+                effect: then,
+                ..Move::PASS
+            };
+        }
+        unreachable!("the index is below the sets' count")
+    }
+
+    /// Hands `f` each shift of the player to move's `pieces` with its targets: the cells
+    /// it reaches within the statement's target test.
+    #[inline(always)]
+    fn each_shift(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        pieces: Bits<W>,
+        batch: &Batch<W>,
+        mut f: impl FnMut(&Shift<W>, Bits<W>),
+    ) {
         let me = st.s.to_move as usize;
         let cx = Ctx::new(me as u8);
         let empty = self.geo.all.minus(st.occupied);
         let rules = &self.moves[piece as usize];
-        let (mut count, mut at, mut targets) = (0, u8::MAX, Bits::EMPTY);
+        let (mut at, mut targets) = (u8::MAX, Bits::EMPTY);
         for sh in &batch[me.min(batch.len() - 1)] {
             if sh.stmt != at {
                 at = sh.stmt;
@@ -110,9 +189,8 @@ impl<const W: usize> Core<W> {
                     front = next.and(empty);
                 }
             }
-            count += reached.and(targets).count();
+            f(sh, reached.and(targets));
         }
-        count
     }
 }
 
@@ -123,7 +201,7 @@ mod tests {
     use crate::engine::generate::{Emit, Mode};
     use crate::engine::movegen::Scratch;
     use crate::engine::search::Rng;
-    use crate::engine::state::State;
+    use crate::engine::state::{Move, State};
 
     /// The moves of the player to move's pieces of a type, their rules run piece by piece.
     fn one_by_one<const W: usize>(core: &Core<W>, st: &State<W>, piece: u8) -> u32 {
@@ -139,8 +217,24 @@ mod tests {
         e.count
     }
 
+    /// The moves of the player to move's pieces of a type, listed piece by piece.
+    fn listed<const W: usize>(core: &Core<W>, st: &State<W>, piece: u8) -> Vec<Move> {
+        let me = st.s.to_move as usize;
+        let mut out = Vec::new();
+        for from in st.by_owner[me].and(st.by_type[piece as usize]).iter() {
+            let mut e = Emit::new(Mode::Collect, &mut out);
+            e.piece = piece;
+            let mut cx = Ctx::new(me as u8);
+            cx.from = from;
+            core.generate(st, &mut cx, &core.moves[piece as usize], &mut e);
+        }
+        out
+    }
+
     /// Plays random games and, in every position, compares each batched piece type's
-    /// count with its pieces counted one by one. Returns how many types are batched.
+    /// count with its pieces counted one by one, and the moves its sets decode to (every
+    /// index of `batch_targets`, through `batch_move`) with the moves listed piece by
+    /// piece. Returns how many types are batched.
     fn agrees(source: &str) -> usize {
         let core = Core::<2>::new(crate::compile(source).expect("compiles").0);
         let mut rng = Rng::new(7);
@@ -156,6 +250,18 @@ mod tests {
                     let pieces = st.by_owner[me].and(st.by_type[piece]);
                     let got = core.count_batch(&st, piece as u8, pieces, batch);
                     assert_eq!(got, want, "{source}");
+                    let mut sets = Vec::new();
+                    let n = core.batch_targets(&st, piece as u8, pieces, batch, &mut sets);
+                    assert_eq!(n, want, "{source}");
+                    let key = |m: &Move| (m.from, m.to, m.effect, m.piece, m.kind as u8);
+                    let mut decoded: Vec<_> = (0..n)
+                        .map(|k| key(&core.batch_move(&st, piece as u8, batch, &sets, k)))
+                        .collect();
+                    let mut wanted: Vec<_> =
+                        listed(&core, &st, piece as u8).iter().map(key).collect();
+                    decoded.sort_unstable();
+                    wanted.sort_unstable();
+                    assert_eq!(decoded, wanted, "{source}");
                     positions += 1;
                 }
                 let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {

@@ -64,6 +64,25 @@ impl<const W: usize> Bits<W> {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// Whether the set has `n` cells or more: cheaper than `count` for a small `n`.
+    #[inline(always)]
+    pub fn at_least(&self, mut n: u32) -> bool {
+        if n == 0 {
+            return true;
+        }
+        for &w in &self.0 {
+            let mut w = w;
+            while w != 0 {
+                n -= 1;
+                if n == 0 {
+                    return true;
+                }
+                w &= w - 1;
+            }
+        }
+        false
+    }
+
     /// The lowest cell of the set.
     #[inline(always)]
     pub fn lowest(&self) -> Option<u16> {
@@ -135,6 +154,26 @@ impl<const W: usize> Bits<W> {
     /// Every cell `c` moved to `c + k` (cells moved outside `0..64 * W` are lost).
     #[inline(always)]
     pub fn shift(self, k: i32) -> Bits<W> {
+        // A step on any board is under a word: the common case without the general
+        // case's word offsets and edge tests.
+        if (1..64).contains(&k) {
+            let k = k as u32;
+            return Bits(std::array::from_fn(|i| {
+                let low = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+                self.0[i] << k | low
+            }));
+        }
+        if (-63..0).contains(&k) {
+            let k = k.unsigned_abs();
+            return Bits(std::array::from_fn(|i| {
+                let high = if i + 1 < W {
+                    self.0[i + 1] << (64 - k)
+                } else {
+                    0
+                };
+                self.0[i] >> k | high
+            }));
+        }
         let n = k.unsigned_abs() as usize;
         let (words, bits) = (n / 64, (n % 64) as u32);
         if words >= W {
@@ -234,6 +273,8 @@ mod tests {
         assert_eq!(b.nth(4), None);
         assert_eq!(b.iter().collect::<Vec<_>>(), [3, 64, 70, 127]);
         assert!(b.has(64) && !b.has(65) && !b.has(500));
+        assert!(b.at_least(0) && b.at_least(4) && !b.at_least(5));
+        assert!(Bits::<2>::EMPTY.at_least(0) && !Bits::<2>::EMPTY.at_least(1));
         let a: Bits<2> = Bits::first(65);
         assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [3, 64]);
         assert_eq!(b.minus(a).iter().collect::<Vec<_>>(), [70, 127]);

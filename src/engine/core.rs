@@ -247,6 +247,9 @@ pub struct Core<const W: usize> {
     pub batch: Vec<Option<super::batch::Batch<W>>>,
     /// The piece types that have a `batch`.
     pub batched: Vec<u8>,
+    /// Those of `batched` whose rules never give one move twice, and that a player has
+    /// `DRAW_BATCH_FROM` or more of at the start: a draw takes their moves from the sets.
+    pub drawn_batched: Vec<u8>,
     /// Per piece type: whether its rules can move it (or make moves from it) on the
     /// board. Stones that are only ever placed are no origin of a move: move generation
     /// skips them.
@@ -391,6 +394,7 @@ impl<const W: usize> Core<W> {
             counted_placed: Vec::new(),
             batch: Vec::new(),
             batched: Vec::new(),
+            drawn_batched: Vec::new(),
             acts_on_board,
             all_act_on_board,
             after,
@@ -460,6 +464,20 @@ impl<const W: usize> Core<W> {
             .collect();
         core.batched = (0..core.batch.len() as u8)
             .filter(|&p| core.batch[p as usize].is_some())
+            .collect();
+        // Types a player starts with few of are left to their rules: a draw seldom lands
+        // on them, and building their sets every ply would cost more.
+        let mut start = vec![[0u32; super::MAX_PLAYERS]; core.moves.len()];
+        for p in &core.program.game.setup {
+            start[p.piece as usize][p.player as usize] += 1;
+        }
+        core.drawn_batched = (core.batched.iter().copied())
+            .filter(|&p| !core.may_duplicate[p as usize])
+            .filter(|&p| {
+                start[p as usize]
+                    .iter()
+                    .any(|&n| n >= super::movegen::DRAW_BATCH_FROM)
+            })
             .collect();
         core.tabulate_reverse();
         core.plan_attacks();

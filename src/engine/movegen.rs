@@ -34,6 +34,9 @@ pub struct Scratch {
     /// its cells start in `sets` (a set's words, in order).
     placed: Vec<(u32, u16, u32)>,
     sets: Vec<u64>,
+    /// For piece types drawn together (`Core::batch`): the origin's index, the type, and
+    /// where its shifts' target sets start in `sets`.
+    shifted: Vec<(u32, u8, u32)>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -83,6 +86,11 @@ impl<const W: usize> Seen<W> {
 
 /// The fewest pieces of a type counted together by `Core::count_batch`.
 const BATCH_FROM: u32 = 2;
+
+/// The fewest pieces of a type drawn together (`Core::shifted_origins`). Their sets cost
+/// every ply, a piece's rules only when a draw lands on it: with few pieces, it seldom
+/// does.
+pub(super) const DRAW_BATCH_FROM: u32 = 4;
 
 impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
@@ -315,11 +323,13 @@ impl<const W: usize> Core<W> {
         let Some(priority) = &self.program.game.priority else {
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
-                // Two copies: games with no placement set keep a draw free of its tests.
-                let m = if self.any_placed {
-                    self.random_by_bounds::<true>(st, rng, sc)
-                } else {
-                    self.random_by_bounds::<false>(st, rng, sc)
+                // Four copies: games with no placement set or no type drawn by its sets keep a
+                // draw free of their tests.
+                let m = match (self.any_placed, !self.drawn_batched.is_empty()) {
+                    (false, false) => self.random_by_bounds::<false, false>(st, rng, sc),
+                    (false, true) => self.random_by_bounds::<false, true>(st, rng, sc),
+                    (true, false) => self.random_by_bounds::<true, false>(st, rng, sc),
+                    (true, true) => self.random_by_bounds::<true, true>(st, rng, sc),
                 };
                 if m.is_some() {
                     return m;
@@ -501,7 +511,7 @@ impl<const W: usize> Core<W> {
     /// candidate still has one). Gives up (`None`) after a few rejections, which also
     /// happens when there is no legal move at all: no more than there are pieces, since
     /// a draw costs about what counting one piece's candidates costs.
-    fn random_by_bounds<const PLACED: bool>(
+    fn random_by_bounds<const PLACED: bool, const SHIFTED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
@@ -509,14 +519,24 @@ impl<const W: usize> Core<W> {
     ) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
-        if PLACED {
-            sc.placed.clear();
+        if PLACED || SHIFTED {
             sc.sets.clear();
         }
-        let mut total = 0u32;
+        if PLACED {
+            sc.placed.clear();
+        }
         let hand = self.geo.cells as usize;
+        let me = st.s.to_move as usize;
+        let mut board = st.by_owner[me];
+        let (mut total, mut extra) = (0u32, 0);
+        if SHIFTED {
+            sc.shifted.clear();
+            let together;
+            (together, total, extra) = self.shifted_origins(st, sc);
+            board = board.minus(together);
+        }
         let origins = &mut sc.origins;
-        self.board_origins(st, st.by_owner[st.s.to_move as usize], |from, piece| {
+        self.board_origins(st, board, |from, piece| {
             let bound = self.bound[piece as usize][from as usize];
             if bound > 0 {
                 origins.push(Origin {
@@ -529,7 +549,6 @@ impl<const W: usize> Core<W> {
         });
         // In hand, apart from the board, so that games without placement sets run the
         // board's loop as they would without this path.
-        let me = st.s.to_move as usize;
         for p in 0..self.moves.len() {
             if st.hand[me][p] == 0 {
                 continue;
@@ -555,7 +574,7 @@ impl<const W: usize> Core<W> {
         if total == 0 {
             return None;
         }
-        let mut tries = TRIES.min(sc.origins.len() + sc.actions.len());
+        let mut tries = TRIES.min(sc.origins.len() + sc.actions.len() + extra);
         while tries > 0 {
             tries -= 1;
             let k = rng.below(total as usize) as u32;
@@ -564,6 +583,15 @@ impl<const W: usize> Core<W> {
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
+                if SHIFTED
+                    && !sc.shifted.is_empty()
+                    && let Some(m) = self.shifted_move(st, sc, at, k - offset)
+                {
+                    if self.is_legal(st, &m) {
+                        return Some(m);
+                    }
+                    continue;
+                }
                 if PLACED
                     && !sc.placed.is_empty()
                     && let Some(m) = self.placement(sc, at, k - offset)
@@ -602,6 +630,48 @@ impl<const W: usize> Core<W> {
             }
         }
         None
+    }
+
+    /// The origins of a draw for the piece types whose rules are shifts of their set
+    /// (`Core::batch`): one per type, with its exact number of moves, so that no slot is
+    /// drawn in vain. Returns the pieces they cover, their moves, and how many more
+    /// pieces than origins they hold.
+    #[inline(never)]
+    fn shifted_origins(&self, st: &State<W>, sc: &mut Scratch) -> (Bits<W>, u32, usize) {
+        let me = st.s.to_move as usize;
+        let (mut together, mut total, mut extra) = (Bits::EMPTY, 0, 0);
+        for &piece in &self.drawn_batched {
+            let mine = st.by_owner[me].and(st.by_type[piece as usize]);
+            if !mine.at_least(DRAW_BATCH_FROM) {
+                continue;
+            }
+            together = together.or(mine);
+            let batch = self.batch[piece as usize].as_ref().expect("batched");
+            let words = sc.sets.len();
+            let count = self.batch_targets(st, piece, mine, batch, &mut sc.sets);
+            if count == 0 {
+                sc.sets.truncate(words);
+                continue;
+            }
+            extra += mine.count() as usize - 1;
+            sc.shifted
+                .push((sc.origins.len() as u32, piece, words as u32));
+            sc.origins.push(Origin {
+                from: NONE,
+                piece,
+                count,
+            });
+            total += count;
+        }
+        (together, total, extra)
+    }
+
+    /// The `index`-th candidate of origin `at` when `shifted_origins` added it.
+    #[inline(never)]
+    fn shifted_move(&self, st: &State<W>, sc: &Scratch, at: usize, index: u32) -> Option<Move> {
+        let &(_, piece, words) = sc.shifted.iter().find(|s| s.0 == at as u32)?;
+        let batch = self.batch[piece as usize].as_ref().expect("batched");
+        Some(self.batch_move(st, piece, batch, &sc.sets[words as usize..], index))
     }
 
     /// Adds a piece in hand whose rules pass `placements_only` to the origins of a draw,
