@@ -93,8 +93,8 @@ impl<const W: usize> Core<W> {
     }
 
     /// For a draw: the targets of each shift of `pieces` (`count_batch`), appended to
-    /// `sets` one after another, `W` words each, in the batch's order. Returns how many
-    /// moves they make.
+    /// `sets` one after another in the batch's order, each as its `W` words and its
+    /// count (so that decoding counts nothing again). Returns how many moves they make.
     #[inline(never)]
     pub fn batch_targets(
         &self,
@@ -106,8 +106,10 @@ impl<const W: usize> Core<W> {
     ) -> u32 {
         let mut count = 0;
         self.each_shift(st, piece, pieces, batch, |_, targets| {
-            count += targets.count();
+            let n = targets.count();
+            count += n;
             sets.extend_from_slice(&targets.0);
+            sets.push(n as u64);
         });
         count
     }
@@ -126,12 +128,13 @@ impl<const W: usize> Core<W> {
         let me = st.s.to_move as usize;
         let mut index = index;
         for (i, sh) in batch[me.min(batch.len() - 1)].iter().enumerate() {
-            let targets = Bits::<W>(std::array::from_fn(|w| sets[i * W + w]));
-            let n = targets.count();
+            let at = i * (W + 1);
+            let n = sets[at + W] as u32;
             if index >= n {
                 index -= n;
                 continue;
             }
+            let targets = Bits::<W>(std::array::from_fn(|w| sets[at + w]));
             let to = targets.nth(index).expect("within the count");
             let mut from = to as i32 - sh.delta;
             while sh.slide && !st.occupied.has(from as Cell) {
