@@ -139,6 +139,23 @@ fn random_moves_are_uniform_within_the_first_class_that_has_moves() {
     uniform(&draughts, "");
     uniform(&draughts, "c3-d4 f6-e5 d4-f6");
     uniform(&draughts, "c3-d4 d6-c5 b2-c3 c5-b4");
+    // Men and kings whose first hops are told by the hops' shape: captures by a man and a
+    // king, then none (the men's steps drawn from their sets, the king's by its rules).
+    let small = load(
+        "game \"T\" { }\nplayers { black forward north  white forward south }\n\
+         board 6 x 6\npiece Man letter M\npiece King letter K\n\
+         setup { black Man a1 c1 e1 a3  black King c3  white Man b4 d4 b6 f4  white King f6 }\n\
+         priority capture\n\
+         moves Man { capture { chain { for d in forward-left, forward-right {\n\
+           move to from + d * 2 if from + d is enemy then { remove from + d } } } }\n\
+           step forward-left, forward-right }\n\
+         moves King { capture { chain { for d in diagonal {\n\
+           move to from + d * 2 if from + d is enemy then { remove from + d } } } }\n\
+           step diagonal }\n\
+         end { when no moves: next loses }\n",
+    );
+    uniform(&small, "");
+    uniform(&small, "c3-a5");
 }
 
 #[test]

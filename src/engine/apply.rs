@@ -212,7 +212,7 @@ impl<const W: usize> Core<W> {
 
     /// The hop of chain move `m` from `at` that lands on `next`.
     fn hop(&self, st: &State<W>, m: &Move, at: Cell, next: Cell) -> Option<Move> {
-        let (body, _) = &self.chains[m.effect as usize];
+        let body = &self.chains[m.effect as usize].0;
         let mut hops = Vec::new();
         let mut e = Emit::new(Mode::Collect, &mut hops);
         e.piece = m.piece;

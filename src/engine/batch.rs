@@ -29,8 +29,10 @@ pub type Batch<const W: usize> = Vec<Vec<Shift<W>>>;
 impl<const W: usize> Core<W> {
     /// A piece's rules as shifts, when every statement is a plain step or slide: fixed
     /// directions that are translations of the board, a target test given as a set, no
-    /// condition, and for a slide no length limit and no `through`.
-    pub fn batch_of(&self, rules: &[CStmt<W>]) -> Option<Batch<W>> {
+    /// condition, and for a slide no length limit and no `through`. With `unclassed`,
+    /// class blocks are left out: the moves of no class, for when those of the classes
+    /// are known to be none (`Core::gated_classes`).
+    pub fn batch_of(&self, rules: &[CStmt<W>], unclassed: bool) -> Option<Batch<W>> {
         if rules.is_empty() || rules.len() > u8::MAX as usize {
             return None;
         }
@@ -40,6 +42,7 @@ impl<const W: usize> Core<W> {
                 let mut shifts = Vec::new();
                 for (i, s) in rules.iter().enumerate() {
                     let (dirs, slide) = match s {
+                        CStmt::Class { .. } if unclassed => continue,
                         CStmt::Step {
                             dirs,
                             to,

@@ -201,7 +201,13 @@ pub struct Progress {
 pub type StepMasks<const W: usize> = std::sync::Arc<Vec<Vec<Bits<W>>>>;
 
 /// The hop rules of a chain, and what ends it early.
-pub type Chain<const W: usize> = (Vec<CStmt<W>>, Option<CondFn<W>>);
+/// A chain of hops: its hop rules, what ends it early, and which pieces could start it
+/// (`gate`).
+pub type Chain<const W: usize> = (
+    Vec<CStmt<W>>,
+    Option<CondFn<W>>,
+    Option<super::gate::Gate<W>>,
+);
 
 /// A compiled game.
 pub struct Core<const W: usize> {
@@ -250,6 +256,15 @@ pub struct Core<const W: usize> {
     /// Those of `batched` whose rules never give one move twice, and that a player has
     /// `DRAW_BATCH_FROM` or more of at the start: a draw takes their moves from the sets.
     pub drawn_batched: Vec<u8>,
+    /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
+    /// chain is outside a class: the piece types, chains and classes of the class
+    /// blocks. Only the pieces that could start one need counting for the classes, and a
+    /// player none of whose pieces could has moves of no class only.
+    pub gated_classes: Option<Vec<(u8, u16, u8)>>,
+    /// With `gated_classes`: per piece type, `batch` of its moves of no class, and the
+    /// types whose draws of those moves take them from the sets (as `drawn_batched`).
+    pub unclassed: Vec<Option<super::batch::Batch<W>>>,
+    pub drawn_unclassed: Vec<u8>,
     /// Per piece type: whether its rules can move it (or make moves from it) on the
     /// board. Stones that are only ever placed are no origin of a move: move generation
     /// skips them.
@@ -395,6 +410,9 @@ impl<const W: usize> Core<W> {
             batch: Vec::new(),
             batched: Vec::new(),
             drawn_batched: Vec::new(),
+            gated_classes: None,
+            unclassed: Vec::new(),
+            drawn_unclassed: Vec::new(),
             acts_on_board,
             all_act_on_board,
             after,
@@ -442,7 +460,7 @@ impl<const W: usize> Core<W> {
         {
             core.tabulate_steps(rules, &mut tables);
         }
-        for (rules, _) in chains.iter_mut() {
+        for (rules, ..) in chains.iter_mut() {
             core.tabulate_steps(rules, &mut tables);
         }
         (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
@@ -460,7 +478,7 @@ impl<const W: usize> Core<W> {
         core.batch = core
             .moves
             .iter()
-            .map(|rules| core.batch_of(rules))
+            .map(|rules| core.batch_of(rules, false))
             .collect();
         core.batched = (0..core.batch.len() as u8)
             .filter(|&p| core.batch[p as usize].is_some())
@@ -479,6 +497,32 @@ impl<const W: usize> Core<W> {
                     .any(|&n| n >= super::movegen::DRAW_BATCH_FROM)
             })
             .collect();
+        core.gated_classes = core.gated_classes();
+        if core.gated_classes.is_some() {
+            // The same for the moves of no class, drawn when no chain can start.
+            core.unclassed = core
+                .moves
+                .iter()
+                .map(|rules| core.batch_of(rules, true))
+                .collect();
+            let g = &core.program.game;
+            core.drawn_unclassed = (0..core.moves.len())
+                .filter(|&p| core.unclassed[p].is_some())
+                .filter(|&p| {
+                    let rest: Vec<Stmt> = (g.moves[p].iter())
+                        .filter(|s| !matches!(s, Stmt::Class { .. }))
+                        .cloned()
+                        .collect();
+                    !self::may_duplicate(&rest) || targets_apart(&core.geo, players, &rest)
+                })
+                .filter(|&p| {
+                    start[p]
+                        .iter()
+                        .any(|&n| n >= super::movegen::DRAW_BATCH_FROM)
+                })
+                .map(|p| p as u8)
+                .collect();
+        }
         core.tabulate_reverse();
         core.plan_attacks();
         core.reach = attack_rest_ir
@@ -573,6 +617,36 @@ impl<const W: usize> Core<W> {
             Some(f) => f(self, st, cx),
             None => 0,
         }
+    }
+
+    /// `Core::gated_classes`: the class blocks of every piece type's rules, when each is
+    /// made of gated chains only and no chain stands outside them (`priority longest`
+    /// compares whole paths, and is left out).
+    fn gated_classes(&self) -> Option<Vec<(u8, u16, u8)>> {
+        let priority = self.program.game.priority.as_ref()?;
+        if priority.longest || self.chains.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (piece, rules) in self.moves.iter().enumerate() {
+            for s in rules {
+                match s {
+                    CStmt::Class { body, class } => {
+                        for s in body {
+                            match s {
+                                CStmt::Chain(id) if self.chains[*id as usize].2.is_some() => {
+                                    out.push((piece as u8, *id, *class))
+                                }
+                                _ => return None,
+                            }
+                        }
+                    }
+                    s if has_chain_or_class(s) => return None,
+                    _ => {}
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     /// At least as many as the candidates rules can produce for a piece at `from` (`NONE`:
@@ -798,6 +872,21 @@ impl<const W: usize> Core<W> {
 /// hops (written with their path) and other moves of a piece on the board are never
 /// written alike, so each kind is counted apart.
 /// Whether rules can make a move from a piece on the board (all but placements do).
+/// Whether a compiled statement is or holds a chain or a class block.
+fn has_chain_or_class<const W: usize>(s: &CStmt<W>) -> bool {
+    match s {
+        CStmt::Chain(_) | CStmt::Class { .. } => true,
+        CStmt::For { body, .. } | CStmt::ForPiece { body, .. } => {
+            body.iter().any(has_chain_or_class)
+        }
+        CStmt::If {
+            then, otherwise, ..
+        } => then.iter().chain(otherwise).any(has_chain_or_class),
+        CStmt::New(inner) => has_chain_or_class(inner),
+        _ => false,
+    }
+}
+
 fn acts_on_board(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Place { .. } | Stmt::Let { .. } => false,

@@ -472,17 +472,26 @@ impl<const W: usize> Core<W> {
                 stop
             }
             CStmt::Chain(id) => {
-                cx.from != NONE && {
-                    // Most pieces have no first hop: they cost no copy of the state.
-                    let origin = *cx;
-                    let mut stack = Vec::new();
-                    self.hops(st, &origin, cx.from, *id, e.piece, &mut stack);
-                    !stack.is_empty() && {
-                        let mut scratch = st.clone();
-                        let mut path = Path::default();
-                        self.chain(&mut scratch, &origin, &mut stack, 0, *id, &mut path, e)
+                cx.from != NONE
+                    // A piece the hops' shape rules out costs no run of their rules.
+                    && self.chains[*id as usize]
+                        .2
+                        .as_ref()
+                        .is_none_or(|g| self.could_start(g, st, cx, cx.from))
+                    && {
+                        // Most pieces have no first hop: they cost no copy of the state.
+                        let origin = *cx;
+                        let mut kept = ChainScratch::take();
+                        let stack = &mut kept.stack;
+                        self.hops(st, &origin, cx.from, *id, e.piece, stack);
+                        let stop = !stack.is_empty() && {
+                            let scratch = ChainScratch::state(&mut kept.state, st);
+                            let mut path = Path::default();
+                            self.chain(scratch, &origin, &mut kept.stack, 0, *id, &mut path, e)
+                        };
+                        kept.give_back();
+                        stop
                     }
-                }
             }
             CStmt::Place {
                 on,
@@ -698,6 +707,46 @@ impl<const W: usize> Core<W> {
             }
         }
         false
+    }
+}
+
+/// What exploring a chain needs, kept per thread from one piece's chain to the next so
+/// that counting captures allocates nothing: the stack of hops and a scratch state (of
+/// whatever board size, hence `Any`). A chain explored inside another's takes fresh ones.
+#[derive(Default)]
+struct ChainScratch {
+    stack: Vec<Move>,
+    state: Option<Box<dyn std::any::Any>>,
+}
+
+thread_local! {
+    static CHAIN_SCRATCH: std::cell::RefCell<Option<ChainScratch>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl ChainScratch {
+    fn take() -> ChainScratch {
+        CHAIN_SCRATCH.with_borrow_mut(|k| k.take().unwrap_or_default())
+    }
+
+    /// The scratch state kept in `slot`, made a copy of `st`.
+    fn state<'a, const W: usize>(
+        slot: &'a mut Option<Box<dyn std::any::Any>>,
+        st: &State<W>,
+    ) -> &'a mut State<W> {
+        let fresh = match slot.take().map(|b| b.downcast::<State<W>>()) {
+            Some(Ok(mut s)) => {
+                State::clone_from(&mut *s, st);
+                s
+            }
+            _ => Box::new(st.clone()),
+        };
+        slot.insert(fresh).downcast_mut().expect("just put")
+    }
+
+    fn give_back(mut self) {
+        self.stack.clear();
+        CHAIN_SCRATCH.with_borrow_mut(|k| *k = Some(self));
     }
 }
 

@@ -21,6 +21,7 @@ mod connect;
 mod core;
 mod evaluate;
 mod footprint;
+mod gate;
 mod generate;
 mod hash;
 mod lines;

@@ -3,6 +3,7 @@
 //! fail `legal if`. Also their number without listing them, and one of them drawn
 //! uniformly at random without listing them either.
 
+use super::batch::Batch;
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
@@ -323,20 +324,13 @@ impl<const W: usize> Core<W> {
         let Some(priority) = &self.program.game.priority else {
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
-                // Four copies: games with no placement set or no type drawn by its sets keep a
-                // draw free of their tests.
-                let m = match (self.any_placed, !self.drawn_batched.is_empty()) {
-                    (false, false) => self.random_by_bounds::<false, false>(st, rng, sc),
-                    (false, true) => self.random_by_bounds::<false, true>(st, rng, sc),
-                    (true, false) => self.random_by_bounds::<true, false>(st, rng, sc),
-                    (true, true) => self.random_by_bounds::<true, true>(st, rng, sc),
-                };
-                if m.is_some() {
-                    return m;
-                }
+                return self.random_bounded(st, rng, sc, ANY_CLASS);
             }
             return self.random_exact(st, rng, sc, ANY_CLASS);
         };
+        if let Some(gated) = &self.gated_classes {
+            return self.random_by_gates(st, rng, sc, gated, priority.classes.len() as u8);
+        }
         if priority.classes.len() < CLASS_SLOTS {
             return self.random_by_class(st, rng, sc, priority.classes.len() as u8);
         }
@@ -346,6 +340,90 @@ impl<const W: usize> Core<W> {
             }
         }
         self.random_exact(st, rng, sc, NO_CLASS)
+    }
+
+    /// `random_by_bounds` for moves of class `class` (`ANY_CLASS` or `NO_CLASS`), then
+    /// `random_exact` when it gives up.
+    fn random_bounded(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        class: u8,
+    ) -> Option<Move> {
+        // Four copies: games with no placement set or no type drawn by its sets keep a
+        // draw free of their tests.
+        let m = match (self.any_placed, !self.draw_batches(class).0.is_empty()) {
+            (false, false) => self.random_by_bounds::<false, false>(st, rng, sc, class),
+            (false, true) => self.random_by_bounds::<false, true>(st, rng, sc, class),
+            (true, false) => self.random_by_bounds::<true, false>(st, rng, sc, class),
+            (true, true) => self.random_by_bounds::<true, true>(st, rng, sc, class),
+        };
+        m.or_else(|| self.random_exact(st, rng, sc, class))
+    }
+
+    /// The piece types drawn by their sets for moves of `class`, and their batches:
+    /// those of the moves of no class when `random_legal` draws only those.
+    #[inline(always)]
+    fn draw_batches(&self, class: u8) -> (&[u8], &[Option<Batch<W>>]) {
+        if class == NO_CLASS && self.gated_classes.is_some() {
+            (&self.drawn_unclassed, &self.unclassed)
+        } else {
+            (&self.drawn_batched, &self.batch)
+        }
+    }
+
+    /// `random_exact` class by class when every class is made of gated chains
+    /// (`Core::gated_classes`): for a class, only the pieces that could start one of its
+    /// chains are counted; when none has a legal move of any class, the moves of no
+    /// class, whose bounds leave the chains out, are drawn by bounds.
+    fn random_by_gates(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        gated: &[(u8, u16, u8)],
+        classes: u8,
+    ) -> Option<Move> {
+        let me = st.s.to_move;
+        for class in 0..classes {
+            sc.origins.clear();
+            let mut total = 0;
+            for (i, &(piece, _, c)) in gated.iter().enumerate() {
+                // A type with several chains in the class counts its pieces once.
+                if c != class || gated[..i].iter().any(|g| (g.0, g.2) == (piece, class)) {
+                    continue;
+                }
+                let mut cells = Bits::EMPTY;
+                for &(p, id, c) in &gated[i..] {
+                    if (p, c) == (piece, class) {
+                        let gate = self.chains[id as usize].2.as_ref().expect("gated");
+                        cells = cells.or(self.starts(gate, st, me));
+                    }
+                }
+                let mine = st.by_owner[me as usize].and(st.by_type[piece as usize]);
+                let mut none = Vec::new();
+                for from in cells.and(mine).iter() {
+                    let mut e = Emit::new(Mode::Count, &mut none);
+                    e.class = class;
+                    self.run(st, from, piece, &mut e);
+                    if e.count > 0 {
+                        sc.origins.push(Origin {
+                            from,
+                            piece,
+                            count: e.count,
+                        });
+                        total += e.count;
+                    }
+                }
+            }
+            if total > 0
+                && let Some(m) = self.draw(st, rng, sc, class, total)
+            {
+                return Some(m);
+            }
+        }
+        self.random_bounded(st, rng, sc, NO_CLASS)
     }
 
     /// `random_exact` class by class, with the candidates of every class counted in one
@@ -510,12 +588,15 @@ impl<const W: usize> Core<W> {
     /// candidates has counted them, and the piece's slots shrink to that count (each
     /// candidate still has one). Gives up (`None`) after a few rejections, which also
     /// happens when there is no legal move at all: no more than there are pieces, since
-    /// a draw costs about what counting one piece's candidates costs.
+    /// a draw costs about what counting one piece's candidates costs. Only moves of
+    /// `class` count (`ANY_CLASS`, or `NO_CLASS` when the classes' chains can have no
+    /// move: their bounds are none).
     fn random_by_bounds<const PLACED: bool, const SHIFTED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
+        class: u8,
     ) -> Option<Move> {
         const TRIES: usize = 16;
         sc.origins.clear();
@@ -532,7 +613,7 @@ impl<const W: usize> Core<W> {
         if SHIFTED {
             sc.shifted.clear();
             let together;
-            (together, total, extra) = self.shifted_origins(st, sc);
+            (together, total, extra) = self.shifted_origins(st, sc, class);
             board = board.minus(together);
         }
         let origins = &mut sc.origins;
@@ -585,7 +666,7 @@ impl<const W: usize> Core<W> {
                 let o = sc.origins[at];
                 if SHIFTED
                     && !sc.shifted.is_empty()
-                    && let Some(m) = self.shifted_move(st, sc, at, k - offset)
+                    && let Some(m) = self.shifted_move(st, sc, at, k - offset, class)
                 {
                     if self.is_legal(st, &m) {
                         return Some(m);
@@ -601,7 +682,7 @@ impl<const W: usize> Core<W> {
                     }
                     continue;
                 }
-                let m = match self.nth(st, o.from, o.piece, k - offset, ANY_CLASS, &mut sc.moves) {
+                let m = match self.nth(st, o.from, o.piece, k - offset, class, &mut sc.moves) {
                     Ok(m) => m,
                     Err(count) => {
                         // The miss counted the piece's candidates: its slots shrink to
@@ -637,16 +718,17 @@ impl<const W: usize> Core<W> {
     /// drawn in vain. Returns the pieces they cover, their moves, and how many more
     /// pieces than origins they hold.
     #[inline(never)]
-    fn shifted_origins(&self, st: &State<W>, sc: &mut Scratch) -> (Bits<W>, u32, usize) {
+    fn shifted_origins(&self, st: &State<W>, sc: &mut Scratch, class: u8) -> (Bits<W>, u32, usize) {
         let me = st.s.to_move as usize;
         let (mut together, mut total, mut extra) = (Bits::EMPTY, 0, 0);
-        for &piece in &self.drawn_batched {
+        let (drawn, batches) = self.draw_batches(class);
+        for &piece in drawn {
             let mine = st.by_owner[me].and(st.by_type[piece as usize]);
             if !mine.at_least(DRAW_BATCH_FROM) {
                 continue;
             }
             together = together.or(mine);
-            let batch = self.batch[piece as usize].as_ref().expect("batched");
+            let batch = batches[piece as usize].as_ref().expect("batched");
             let words = sc.sets.len();
             let count = self.batch_targets(st, piece, mine, batch, &mut sc.sets);
             if count == 0 {
@@ -668,9 +750,18 @@ impl<const W: usize> Core<W> {
 
     /// The `index`-th candidate of origin `at` when `shifted_origins` added it.
     #[inline(never)]
-    fn shifted_move(&self, st: &State<W>, sc: &Scratch, at: usize, index: u32) -> Option<Move> {
+    fn shifted_move(
+        &self,
+        st: &State<W>,
+        sc: &Scratch,
+        at: usize,
+        index: u32,
+        class: u8,
+    ) -> Option<Move> {
         let &(_, piece, words) = sc.shifted.iter().find(|s| s.0 == at as u32)?;
-        let batch = self.batch[piece as usize].as_ref().expect("batched");
+        let batch = self.draw_batches(class).1[piece as usize]
+            .as_ref()
+            .expect("batched");
         Some(self.batch_move(st, piece, batch, &sc.sets[words as usize..], index))
     }
 

@@ -110,8 +110,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Stmt::Chain { body, until } => {
                 let hops = self.stmts(body);
                 let until = until.as_ref().map(|c| self.cond(c));
+                let gate = self.gate(body);
                 let mut chains = self.chains.borrow_mut();
-                chains.push((hops, until));
+                chains.push((hops, until, gate));
                 CStmt::Chain((chains.len() - 1) as u16)
             }
             Stmt::Place { on, cond, then: t } => CStmt::Place {

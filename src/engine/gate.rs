@@ -1,0 +1,228 @@
+//! Which pieces could start a chain of hops, told without running its rules. Draughts-like
+//! captures are hops `move to from + d * n if from + d * k is T`: a piece can start one
+//! only where the cell `n` steps away passes the landing test and the cell `k` steps away
+//! passes `T`. As sets, for all of a player's pieces at once, that is a few shifts of two
+//! sets per direction; most positions of such games have no capture at all, and then the
+//! chains need not run for any piece, nor the capture classes of `priority` be counted.
+
+use super::bits::Bits;
+use super::compile::test::CTest;
+use super::core::Core;
+use super::evaluate::{Ctx, ExprCompiler};
+use super::state::{Cell, NONE, State};
+use crate::ir::{CellExpr, Cond, DirRef, Stmt};
+
+/// One hop statement of a chain, by its shape: from the piece, `n` steps in each of
+/// `dirs` onto a cell passing `land`, over the cell `k` steps that way passing `over`.
+pub struct Hop<const W: usize> {
+    dirs: Vec<DirRef>,
+    n: u8,
+    land: Option<CTest<W>>,
+    over: Option<(u8, CTest<W>)>,
+}
+
+/// The hops of a chain, when every statement of its body has the shape of a `Hop`. A
+/// piece at a cell that no hop's shape allows has no first hop, so the chain gives it no
+/// move; the converse need not hold (a hop's other conditions are not looked at).
+pub type Gate<const W: usize> = Vec<Hop<W>>;
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    /// The gate of a chain whose hop rules are `body`, when they have its shape.
+    pub fn gate(&self, body: &[Stmt]) -> Option<Gate<W>> {
+        let mut hops = Vec::new();
+        for s in body {
+            self.gate_stmt(s, None, &mut hops)?;
+        }
+        (!hops.is_empty()).then_some(hops)
+    }
+
+    /// Adds the hops of `s` (inside a `for` over `bound`'s directions when given).
+    fn gate_stmt(
+        &self,
+        s: &Stmt,
+        bound: Option<(crate::ir::Slot, &[DirRef])>,
+        hops: &mut Gate<W>,
+    ) -> Option<()> {
+        match s {
+            Stmt::For { slot, dirs, body }
+                if bound.is_none() && dirs.iter().all(DirRef::is_fixed) =>
+            {
+                for b in body {
+                    self.gate_stmt(b, Some((*slot, dirs)), hops)?;
+                }
+                Some(())
+            }
+            Stmt::MoveTo {
+                target: CellExpr::Step(base, d, n),
+                to,
+                cond,
+                ..
+            } if **base == CellExpr::From && *n > 0 => {
+                let dirs = match (*d, bound) {
+                    (DirRef::Var(v), Some((slot, dirs))) if v == slot => dirs.to_vec(),
+                    (d, _) if d.is_fixed() => vec![d],
+                    _ => return None,
+                };
+                let land = Some(self.test(to)).filter(CTest::is_set);
+                let over = over(cond, *d).and_then(|(k, t)| {
+                    let t = self.test(t);
+                    t.is_set().then_some((k, t))
+                });
+                hops.push(Hop {
+                    dirs,
+                    n: *n,
+                    land,
+                    over,
+                });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The step and test of `from + d * k is T`, alone or as a part of an `and`.
+fn over(c: &Cond, d: DirRef) -> Option<(u8, &crate::ir::Test)> {
+    match c {
+        Cond::Is(CellExpr::Step(base, d2, k), t)
+            if **base == CellExpr::From && *d2 == d && *k > 0 =>
+        {
+            Some((*k, t))
+        }
+        Cond::And(v) => v.iter().find_map(|c| over(c, d)),
+        _ => None,
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// Whether a piece of player `cx.me` at `from` passes the shape of some hop of `gate`.
+    #[inline]
+    pub fn could_start(&self, gate: &Gate<W>, st: &State<W>, cx: &Ctx, from: Cell) -> bool {
+        gate.iter().any(|h| {
+            h.dirs.iter().any(|&d| {
+                let d = self.dir(cx, d);
+                let to = self.step_n(from, d, h.n as usize);
+                to != NONE
+                    && h.land.as_ref().is_none_or(|t| t.holds(self, st, cx, to))
+                    && h.over.as_ref().is_none_or(|(k, t)| {
+                        let c = self.step_n(from, d, *k as usize);
+                        c != NONE && t.holds(self, st, cx, c)
+                    })
+            })
+        })
+    }
+
+    /// The cells from which a piece of player `me` passes the shape of some hop of `gate`
+    /// (`could_start` for every cell at once).
+    pub fn starts(&self, gate: &Gate<W>, st: &State<W>, me: u8) -> Bits<W> {
+        let cx = Ctx::new(me);
+        let back = |mut set: Bits<W>, d: u8, n: u8| {
+            for _ in 0..n {
+                set = self.before_step(set, d);
+            }
+            set
+        };
+        let mut out = Bits::EMPTY;
+        for h in gate {
+            let land = match &h.land {
+                Some(t) => t.set(self, st, &cx).expect("a set test"),
+                None => self.geo.all,
+            };
+            let over = h
+                .over
+                .as_ref()
+                .map(|(k, t)| (*k, t.set(self, st, &cx).expect("a set test")));
+            for &d in &h.dirs {
+                let d = self.dir(&cx, d);
+                let mut cells = back(land, d, h.n);
+                if let Some((k, over)) = over {
+                    cells = cells.and(back(over, d, k));
+                }
+                out = out.or(cells);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::generate::{Emit, Mode};
+    use crate::engine::search::Rng;
+
+    /// How many first hops chain `id` has for the piece at `from`, by its rules.
+    fn first_hops<const W: usize>(core: &Core<W>, st: &State<W>, id: usize, from: Cell) -> usize {
+        let mut out = Vec::new();
+        let mut e = Emit::new(Mode::Collect, &mut out);
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.from = from;
+        core.generate(st, &mut cx, &core.chains[id].0, &mut e);
+        out.len()
+    }
+
+    const GAME: &str = "game \"T\" { }\nplayers { black forward north  white forward south }\n\
+        board 6 x 6\npiece Man letter M\npiece King letter K\n\
+        setup { black Man a1 c1 e1 b2 d2 f2 a3 e3  white Man b6 d6 f6 a5 c5 e5 b4 f4 }\n\
+        priority capture\n\
+        moves Man { capture { chain { for d in forward-left, forward-right {\n\
+          move to from + d * 2 if from + d is enemy then { remove from + d } } } }\n\
+          step forward-left, forward-right }\n\
+        moves King { capture { chain { for d in diagonal {\n\
+          move to from + d * 2 if from is friend and from + d is enemy then { remove from + d } } } }\n\
+          step diagonal }\n\
+        region crown { black: rank 6  white: rank 1 }\n\
+        after move of Man { if to in crown { change to to King } }\n\
+        end { when no moves: next loses }\n";
+
+    /// In random games, the cells `starts` gives are those `could_start` accepts, and
+    /// every piece that has a first hop by its rules is among them.
+    #[test]
+    fn starts_are_the_cells_whose_pieces_could_hop() {
+        let core = Core::<1>::new(crate::compile(GAME).expect("compiles").0);
+        let gates: Vec<&Gate<1>> = core.chains.iter().filter_map(|c| c.2.as_ref()).collect();
+        assert_eq!(gates.len(), core.chains.len(), "every chain has a gate");
+        assert!(core.gated_classes.is_some());
+        assert_eq!(
+            core.drawn_unclassed,
+            [0],
+            "the men's steps are drawn from their sets"
+        );
+        let mut rng = Rng::new(7);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..40 {
+            let mut st = core.start();
+            for _ in 0..60 {
+                let me = st.s.to_move;
+                let cx = Ctx::new(me);
+                for (id, gate) in gates.iter().enumerate() {
+                    let starts = core.starts(gate, &st, me);
+                    for c in 0..core.geo.cells {
+                        assert_eq!(starts.has(c), core.could_start(gate, &st, &cx, c));
+                    }
+                    for from in st.by_owner[me as usize].iter() {
+                        let hops = first_hops(&core, &st, id, from);
+                        if hops > 0 {
+                            assert!(starts.has(from), "a piece that hops is let through");
+                            with += 1;
+                        } else {
+                            without += 1;
+                        }
+                    }
+                }
+                let mut buf = Vec::new();
+                core.legal_moves(&mut st, &mut buf);
+                if buf.is_empty() {
+                    break;
+                }
+                let m = buf[rng.below(buf.len())];
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(
+            with > 50 && without > 50,
+            "both kinds are seen: {with} {without}"
+        );
+    }
+}
