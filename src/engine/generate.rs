@@ -478,20 +478,7 @@ impl<const W: usize> Core<W> {
                         .2
                         .as_ref()
                         .is_none_or(|g| self.could_start(g, st, cx, cx.from))
-                    && {
-                        // Most pieces have no first hop: they cost no copy of the state.
-                        let origin = *cx;
-                        let mut kept = ChainScratch::take();
-                        let stack = &mut kept.stack;
-                        self.hops(st, &origin, cx.from, *id, e.piece, stack);
-                        let stop = !stack.is_empty() && {
-                            let scratch = ChainScratch::state(&mut kept.state, st);
-                            let mut path = Path::default();
-                            self.chain(scratch, &origin, &mut kept.stack, 0, *id, &mut path, e)
-                        };
-                        kept.give_back();
-                        stop
-                    }
+                    && self.chain_from(st, cx, *id, e)
             }
             CStmt::Place {
                 on,
@@ -758,6 +745,24 @@ struct Path {
 }
 
 impl<const W: usize> Core<W> {
+    /// Every path of chain `id` from where the piece of `cx` stands. Out of `stmt`'s
+    /// body, whose other arms would otherwise pay for this one's registers at every call.
+    #[inline(never)]
+    fn chain_from(&self, st: &State<W>, cx: &Ctx, id: u16, e: &mut Emit<W>) -> bool {
+        // Most pieces have no first hop: they cost no copy of the state.
+        let origin = *cx;
+        let mut kept = ChainScratch::take();
+        let stack = &mut kept.stack;
+        self.hops(st, &origin, cx.from, id, e.piece, stack);
+        let stop = !stack.is_empty() && {
+            let scratch = ChainScratch::state(&mut kept.state, st);
+            let mut path = Path::default();
+            self.chain(scratch, &origin, &mut kept.stack, 0, id, &mut path, e)
+        };
+        kept.give_back();
+        stop
+    }
+
     /// Appends the hops of chain `id` from `at` to `out`.
     fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8, out: &mut Vec<Move>) {
         let mut he = Emit::new(Mode::Collect, out);

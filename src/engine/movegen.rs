@@ -312,19 +312,10 @@ impl<const W: usize> Core<W> {
             self.legal_moves(st, &mut sc.moves);
             return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
         }
-        sc.actions.clear();
-        if !self.actions.is_empty() {
-            let mut cx = Ctx::new(st.s.to_move);
-            for (i, (when, _)) in self.actions.iter().enumerate() {
-                if when(self, st, &mut cx) {
-                    sc.actions.push(i as u8);
-                }
-            }
-        }
         let Some(priority) = &self.program.game.priority else {
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
-                return self.random_bounded(st, rng, sc, ANY_CLASS);
+                return self.random_bounded::<false>(st, rng, sc);
             }
             return self.random_exact(st, rng, sc, ANY_CLASS);
         };
@@ -342,31 +333,34 @@ impl<const W: usize> Core<W> {
         self.random_exact(st, rng, sc, NO_CLASS)
     }
 
-    /// `random_by_bounds` for moves of class `class` (`ANY_CLASS` or `NO_CLASS`), then
+    /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
     /// `random_exact` when it gives up.
-    fn random_bounded(
+    #[inline(always)]
+    fn random_bounded<const UNCLASSED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
-        class: u8,
     ) -> Option<Move> {
-        // Four copies: games with no placement set or no type drawn by its sets keep a
-        // draw free of their tests.
-        let m = match (self.any_placed, !self.draw_batches(class).0.is_empty()) {
-            (false, false) => self.random_by_bounds::<false, false>(st, rng, sc, class),
-            (false, true) => self.random_by_bounds::<false, true>(st, rng, sc, class),
-            (true, false) => self.random_by_bounds::<true, false>(st, rng, sc, class),
-            (true, true) => self.random_by_bounds::<true, true>(st, rng, sc, class),
+        // Copies per case: games with no placement set or no type drawn by its sets keep
+        // a draw free of their tests, and the others' draws free of the classes'.
+        let m = match (
+            self.any_placed,
+            !self.draw_batches::<UNCLASSED>().0.is_empty(),
+        ) {
+            (false, false) => self.random_by_bounds::<false, false, UNCLASSED>(st, rng, sc),
+            (false, true) => self.random_by_bounds::<false, true, UNCLASSED>(st, rng, sc),
+            (true, false) => self.random_by_bounds::<true, false, UNCLASSED>(st, rng, sc),
+            (true, true) => self.random_by_bounds::<true, true, UNCLASSED>(st, rng, sc),
         };
-        m.or_else(|| self.random_exact(st, rng, sc, class))
+        m.or_else(|| self.random_exact(st, rng, sc, class_of::<UNCLASSED>()))
     }
 
-    /// The piece types drawn by their sets for moves of `class`, and their batches:
-    /// those of the moves of no class when `random_legal` draws only those.
+    /// The piece types drawn by their sets, and their batches: with `UNCLASSED`, those of
+    /// the moves of no class (`Core::unclassed`).
     #[inline(always)]
-    fn draw_batches(&self, class: u8) -> (&[u8], &[Option<Batch<W>>]) {
-        if class == NO_CLASS && self.gated_classes.is_some() {
+    fn draw_batches<const UNCLASSED: bool>(&self) -> (&[u8], &[Option<Batch<W>>]) {
+        if UNCLASSED {
             (&self.drawn_unclassed, &self.unclassed)
         } else {
             (&self.drawn_batched, &self.batch)
@@ -423,7 +417,20 @@ impl<const W: usize> Core<W> {
                 return Some(m);
             }
         }
-        self.random_bounded(st, rng, sc, NO_CLASS)
+        self.random_bounded::<true>(st, rng, sc)
+    }
+
+    /// The actions the player to move may take, into `sc.actions`.
+    fn actions_now(&self, st: &State<W>, sc: &mut Scratch) {
+        sc.actions.clear();
+        if !self.actions.is_empty() {
+            let mut cx = Ctx::new(st.s.to_move);
+            for (i, (when, _)) in self.actions.iter().enumerate() {
+                if when(self, st, &mut cx) {
+                    sc.actions.push(i as u8);
+                }
+            }
+        }
     }
 
     /// `random_exact` class by class, with the candidates of every class counted in one
@@ -435,6 +442,7 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
         classes: u8,
     ) -> Option<Move> {
+        self.actions_now(st, sc);
         sc.split.clear();
         let split = &mut sc.split;
         self.counted(st, Mode::CountByClass, ANY_CLASS, |from, piece, e| {
@@ -480,6 +488,7 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
         class: u8,
     ) -> Option<Move> {
+        self.actions_now(st, sc);
         sc.origins.clear();
         let mut total = 0u32;
         let origins = &mut sc.origins;
@@ -588,16 +597,16 @@ impl<const W: usize> Core<W> {
     /// candidates has counted them, and the piece's slots shrink to that count (each
     /// candidate still has one). Gives up (`None`) after a few rejections, which also
     /// happens when there is no legal move at all: no more than there are pieces, since
-    /// a draw costs about what counting one piece's candidates costs. Only moves of
-    /// `class` count (`ANY_CLASS`, or `NO_CLASS` when the classes' chains can have no
-    /// move: their bounds are none).
-    fn random_by_bounds<const PLACED: bool, const SHIFTED: bool>(
+    /// a draw costs about what counting one piece's candidates costs. With `UNCLASSED`,
+    /// only moves of no class count (for when the classes' chains can have no move:
+    /// their bounds are none).
+    fn random_by_bounds<const PLACED: bool, const SHIFTED: bool, const UNCLASSED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
-        class: u8,
     ) -> Option<Move> {
+        let class = class_of::<UNCLASSED>();
         const TRIES: usize = 16;
         sc.origins.clear();
         if PLACED || SHIFTED {
@@ -609,11 +618,12 @@ impl<const W: usize> Core<W> {
         let hand = self.geo.cells as usize;
         let me = st.s.to_move as usize;
         let mut board = st.by_owner[me];
+        let (drawn, batches) = self.draw_batches::<UNCLASSED>();
         let (mut total, mut extra) = (0u32, 0);
         if SHIFTED {
             sc.shifted.clear();
             let together;
-            (together, total, extra) = self.shifted_origins(st, sc, class);
+            (together, total, extra) = self.shifted_origins(st, sc, drawn, batches);
             board = board.minus(together);
         }
         let origins = &mut sc.origins;
@@ -651,22 +661,28 @@ impl<const W: usize> Core<W> {
             }
         }
         let mut pieces = total;
-        total += sc.actions.len() as u32;
+        // Each action is one slot too, its condition tested only when drawn: most plies
+        // of a game with a swap rule never look at it.
+        total += self.actions.len() as u32;
         if total == 0 {
             return None;
         }
-        let mut tries = TRIES.min(sc.origins.len() + sc.actions.len() + extra);
+        let mut tries = TRIES.min(sc.origins.len() + self.actions.len() + extra);
         while tries > 0 {
             tries -= 1;
             let k = rng.below(total as usize) as u32;
             let m = if k >= pieces {
-                self.action(sc.actions[(k - pieces) as usize] as usize)
+                let i = (k - pieces) as usize;
+                if !(self.actions[i].0)(self, st, &mut Ctx::new(st.s.to_move)) {
+                    continue;
+                }
+                self.action(i)
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
                 if SHIFTED
                     && !sc.shifted.is_empty()
-                    && let Some(m) = self.shifted_move(st, sc, at, k - offset, class)
+                    && let Some(m) = self.shifted_move(st, sc, at, k - offset, batches)
                 {
                     if self.is_legal(st, &m) {
                         return Some(m);
@@ -718,10 +734,15 @@ impl<const W: usize> Core<W> {
     /// drawn in vain. Returns the pieces they cover, their moves, and how many more
     /// pieces than origins they hold.
     #[inline(never)]
-    fn shifted_origins(&self, st: &State<W>, sc: &mut Scratch, class: u8) -> (Bits<W>, u32, usize) {
+    fn shifted_origins(
+        &self,
+        st: &State<W>,
+        sc: &mut Scratch,
+        drawn: &[u8],
+        batches: &[Option<Batch<W>>],
+    ) -> (Bits<W>, u32, usize) {
         let me = st.s.to_move as usize;
         let (mut together, mut total, mut extra) = (Bits::EMPTY, 0, 0);
-        let (drawn, batches) = self.draw_batches(class);
         for &piece in drawn {
             let mine = st.by_owner[me].and(st.by_type[piece as usize]);
             if !mine.at_least(DRAW_BATCH_FROM) {
@@ -756,12 +777,10 @@ impl<const W: usize> Core<W> {
         sc: &Scratch,
         at: usize,
         index: u32,
-        class: u8,
+        batches: &[Option<Batch<W>>],
     ) -> Option<Move> {
         let &(_, piece, words) = sc.shifted.iter().find(|s| s.0 == at as u32)?;
-        let batch = self.draw_batches(class).1[piece as usize]
-            .as_ref()
-            .expect("batched");
+        let batch = batches[piece as usize].as_ref().expect("batched");
         Some(self.batch_move(st, piece, batch, &sc.sets[words as usize..], index))
     }
 
@@ -824,6 +843,11 @@ impl<const W: usize> Core<W> {
         self.run(st, from, piece, &mut e);
         e.found.ok_or(e.count)
     }
+}
+
+/// The class a draw takes moves of: with `UNCLASSED`, no class.
+const fn class_of<const UNCLASSED: bool>() -> u8 {
+    if UNCLASSED { NO_CLASS } else { ANY_CLASS }
 }
 
 /// Which origin the `k`-th candidate belongs to, and how many candidates come before
