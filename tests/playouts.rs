@@ -91,8 +91,10 @@ fn random_moves_are_uniform_over_pieces_made_by_several_pieces_and_actions() {
     uniform(&example("ataxx"), "S@b6 S@b2 a7-c5");
     // Hex: placements and the swap, an action.
     uniform(&example("hex"), "S@f6");
-    // Amazons: the arrow, a piece made from nothing, after the queen's move.
+    // Amazons: the arrow, a piece made from nothing, after the queen's move; and the
+    // queens' moves, whose bounds count one of the two phases of a turn.
     uniform(&example("amazons"), "d1-d7");
+    uniform(&example("amazons"), "");
 }
 
 #[test]

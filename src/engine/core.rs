@@ -651,8 +651,45 @@ impl<const W: usize> Core<W> {
 
     /// At least as many as the candidates rules can produce for a piece at `from` (`NONE`:
     /// in hand): a step one per direction, a slide its rays, a placement every cell, and
-    /// so on, times the repetitions of enclosing loops.
+    /// so on, times the repetitions of enclosing loops. Of the `if`s guarded by a number
+    /// of the position equal to different constants (`if phase == 0 { … }  if phase == 1
+    /// { … }`), one at most applies: they count as the largest, not their sum.
     fn bound_of(&self, stmts: &[Stmt], from: Cell) -> u32 {
+        let mut sum = 0;
+        // Per guarded number: the bounds of its `if`s, per constant.
+        let mut phases: Vec<(&ir::IntExpr, Vec<(i64, u32)>)> = Vec::new();
+        for s in stmts {
+            let b = self.stmt_bound(s, from);
+            let guard = match s {
+                Stmt::If {
+                    cond, otherwise, ..
+                } if otherwise.is_empty() => phase_guard(cond),
+                _ => None,
+            };
+            let Some((x, k)) = guard else {
+                sum += b;
+                continue;
+            };
+            let at = match phases.iter().position(|p| p.0 == x) {
+                Some(i) => i,
+                None => {
+                    phases.push((x, Vec::new()));
+                    phases.len() - 1
+                }
+            };
+            match phases[at].1.iter_mut().find(|e| e.0 == k) {
+                Some(e) => e.1 += b,
+                None => phases[at].1.push((k, b)),
+            }
+        }
+        sum + phases
+            .iter()
+            .map(|p| p.1.iter().map(|e| e.1).max().unwrap_or(0))
+            .sum::<u32>()
+    }
+
+    /// `bound_of` for one statement.
+    fn stmt_bound(&self, s: &Stmt, from: Cell) -> u32 {
         let g = &self.geo;
         let ray = |d: &DirRef, max: u8| -> u32 {
             let longest = |d: u8| g.board.ray(from, d).len().min(max as usize) as u32;
@@ -671,36 +708,29 @@ impl<const W: usize> Core<W> {
             }
         };
         let on_board = from != NONE;
-        stmts
-            .iter()
-            .map(|s| match s {
-                Stmt::For { dirs, body, .. } => dirs.len() as u32 * self.bound_of(body, from),
-                Stmt::ForPiece { pieces, body, .. } => {
-                    pieces.len() as u32 * self.bound_of(body, from)
-                }
-                Stmt::If {
-                    then, otherwise, ..
-                } => self
-                    .bound_of(then, from)
-                    .max(self.bound_of(otherwise, from)),
-                Stmt::Let { .. } => 0,
-                Stmt::Step { dirs, .. } if on_board => dirs.len() as u32,
-                Stmt::Slide { dirs, max, .. } if on_board => {
-                    dirs.iter().map(|d| ray(d, *max)).sum()
-                }
-                Stmt::Leap { leap, .. } if on_board => leap
-                    .iter()
-                    .map(|&l| g.leap_lists[l as usize][from as usize].len() as u32)
-                    .max()
-                    .unwrap_or(0),
-                Stmt::MoveAny { .. } if on_board => g.cells as u32,
-                Stmt::New(inner) => self.bound_of(std::slice::from_ref(inner), from),
-                Stmt::Class { body, .. } => self.bound_of(body, from),
-                Stmt::MoveTo { .. } if on_board => 1,
-                Stmt::Place { .. } if !on_board => g.cells as u32,
-                _ => 0,
-            })
-            .sum()
+        match s {
+            Stmt::For { dirs, body, .. } => dirs.len() as u32 * self.bound_of(body, from),
+            Stmt::ForPiece { pieces, body, .. } => pieces.len() as u32 * self.bound_of(body, from),
+            Stmt::If {
+                then, otherwise, ..
+            } => self
+                .bound_of(then, from)
+                .max(self.bound_of(otherwise, from)),
+            Stmt::Let { .. } => 0,
+            Stmt::Step { dirs, .. } if on_board => dirs.len() as u32,
+            Stmt::Slide { dirs, max, .. } if on_board => dirs.iter().map(|d| ray(d, *max)).sum(),
+            Stmt::Leap { leap, .. } if on_board => leap
+                .iter()
+                .map(|&l| g.leap_lists[l as usize][from as usize].len() as u32)
+                .max()
+                .unwrap_or(0),
+            Stmt::MoveAny { .. } if on_board => g.cells as u32,
+            Stmt::New(inner) => self.bound_of(std::slice::from_ref(inner), from),
+            Stmt::Class { body, .. } => self.bound_of(body, from),
+            Stmt::MoveTo { .. } if on_board => 1,
+            Stmt::Place { .. } if !on_board => g.cells as u32,
+            _ => 0,
+        }
     }
 
     /// Gives each step whose directions are fixed (or relative to the player) the cells it
@@ -872,6 +902,28 @@ impl<const W: usize> Core<W> {
 /// hops (written with their path) and other moves of a piece on the board are never
 /// written alike, so each kind is counted apart.
 /// Whether rules can make a move from a piece on the board (all but placements do).
+/// A part `X == k` of a condition (alone or in an `and`), `X` a number read from the
+/// position and the player alone, so that it has one value for all of a piece's rules.
+fn phase_guard(c: &ir::Cond) -> Option<(&ir::IntExpr, i64)> {
+    use ir::IntExpr as I;
+    let plain = |x: &I| {
+        matches!(
+            x,
+            I::Counter(_) | I::MovesMade | I::Passes | I::Turns | I::Ply
+        )
+    };
+    match c {
+        ir::Cond::Cmp(x, ir::CmpOp::Eq, I::Const(k))
+        | ir::Cond::Cmp(I::Const(k), ir::CmpOp::Eq, x)
+            if plain(x) =>
+        {
+            Some((x, *k))
+        }
+        ir::Cond::And(v) => v.iter().find_map(phase_guard),
+        _ => None,
+    }
+}
+
 /// Whether a compiled statement is or holds a chain or a class block.
 fn has_chain_or_class<const W: usize>(s: &CStmt<W>) -> bool {
     match s {
@@ -1169,5 +1221,33 @@ mod tests {
         // Two leaps that share targets; absolute and relative directions mixed.
         let m = "moves A { leap 1 2  leap 2 1 }\nmoves B { step north  step forward }";
         assert_eq!(apart(m), [false, false]);
+    }
+
+    /// The bound of a piece on a1 of an 8 x 8 board whose rules are `rules`.
+    fn bound_at_a1(rules: &str) -> u32 {
+        let src = format!(
+            "game \"B\" {{ }}\nplayers {{ white black }}\nboard 8 x 8\npiece A letter A\n\
+             counter phase = 0\nsetup {{ white A a1  black A h8 }}\n{rules}\n\
+             end {{ when no moves: draw }}\n"
+        );
+        let core = Core::<1>::new(crate::compile(&src).expect("compiles").0);
+        core.bound[0][0]
+    }
+
+    #[test]
+    fn ifs_on_different_values_of_one_number_bound_as_the_largest() {
+        // A rook's 14 from a1 and a step's 8 (one per direction), under `phase == 0` and
+        // `phase == 1`: one applies at a time.
+        let two = "moves A { if phase == 0 { slide orthogonal }  \
+                   if phase == 1 and from == last-to { step all } }";
+        assert_eq!(bound_at_a1(two), 14);
+        // Under the same value, or another number, or with an `else`, both may apply.
+        let same = "moves A { if phase == 0 { slide orthogonal }  if phase == 0 { step all } }";
+        assert_eq!(bound_at_a1(same), 22);
+        let other = "moves A { if phase == 0 { slide orthogonal }  if ply == 1 { step all } }";
+        assert_eq!(bound_at_a1(other), 22);
+        let with_else = "moves A { if phase == 0 { slide orthogonal } else { step north }  \
+                         if phase == 1 { step all } }";
+        assert_eq!(bound_at_a1(with_else), 22);
     }
 }
