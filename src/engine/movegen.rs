@@ -367,10 +367,11 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// `random_exact` class by class when every class is made of gated chains
+    /// A uniform draw class by class when every class is made of gated chains
     /// (`Core::gated_classes`): for a class, only the pieces that could start one of its
-    /// chains are counted; when none has a legal move of any class, the moves of no
-    /// class, whose bounds leave the chains out, are drawn by bounds.
+    /// chains list their moves, and one is drawn among them; when none has a legal move
+    /// of any class, the moves of no class, whose bounds leave the chains out, are drawn
+    /// by bounds.
     fn random_by_gates(
         &self,
         st: &mut State<W>,
@@ -381,8 +382,9 @@ impl<const W: usize> Core<W> {
     ) -> Option<Move> {
         let me = st.s.to_move;
         for class in 0..classes {
-            sc.origins.clear();
-            let mut total = 0;
+            // The few pieces that could start a chain list their paths, so that the one
+            // drawn is not explored a second time.
+            sc.moves.clear();
             for (i, &(piece, _, c)) in gated.iter().enumerate() {
                 // A type with several chains in the class counts its pieces once.
                 if c != class || gated[..i].iter().any(|g| (g.0, g.2) == (piece, class)) {
@@ -396,25 +398,31 @@ impl<const W: usize> Core<W> {
                     }
                 }
                 let mine = st.by_owner[me as usize].and(st.by_type[piece as usize]);
-                let mut none = Vec::new();
                 for from in cells.and(mine).iter() {
-                    let mut e = Emit::new(Mode::Count, &mut none);
+                    let at = sc.moves.len();
+                    let mut e = Emit::new(Mode::Collect, &mut sc.moves);
                     e.class = class;
                     self.run(st, from, piece, &mut e);
-                    if e.count > 0 {
-                        sc.origins.push(Origin {
-                            from,
-                            piece,
-                            count: e.count,
-                        });
-                        total += e.count;
+                    // One piece's rules may write one path twice: it is one move.
+                    let mut j = at;
+                    while j < sc.moves.len() {
+                        if sc.moves[at..j].iter().any(|x| x.same_as(&sc.moves[j])) {
+                            sc.moves.remove(j);
+                        } else {
+                            j += 1;
+                        }
                     }
                 }
             }
-            if total > 0
-                && let Some(m) = self.draw(st, rng, sc, class, total)
-            {
-                return Some(m);
+            // Uniform among the legal ones: an illegal draw is set aside, and another
+            // drawn among the rest.
+            while !sc.moves.is_empty() {
+                let i = rng.below(sc.moves.len());
+                let m = sc.moves[i];
+                if self.is_legal(st, &m) {
+                    return Some(m);
+                }
+                sc.moves.swap_remove(i);
             }
         }
         self.random_bounded::<true>(st, rng, sc)
