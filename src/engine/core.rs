@@ -460,8 +460,11 @@ impl<const W: usize> Core<W> {
         {
             core.tabulate_steps(rules, &mut tables);
         }
-        for (rules, ..) in chains.iter_mut() {
+        for (rules, _, gate) in chains.iter_mut() {
             core.tabulate_steps(rules, &mut tables);
+            if let Some(gate) = gate {
+                core.prepare_gate(gate);
+            }
         }
         (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
         core.placed = core

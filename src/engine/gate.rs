@@ -19,6 +19,16 @@ pub struct Hop<const W: usize> {
     n: u8,
     land: Option<CTest<W>>,
     over: Option<(u8, CTest<W>)>,
+    /// Per player and direction (`Core::prepare_gate`), when the direction is a
+    /// translation of the board: the shifts of `n` and `k` steps, each with the cells
+    /// that have a cell so many steps away.
+    shifts: Vec<Vec<Option<Shifts<W>>>>,
+}
+
+#[derive(Clone, Copy)]
+struct Shifts<const W: usize> {
+    n: (i32, Bits<W>),
+    k: (i32, Bits<W>),
 }
 
 /// The hops of a chain, when every statement of its body has the shape of a `Hop`. A
@@ -73,6 +83,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     n: *n,
                     land,
                     over,
+                    shifts: Vec::new(),
                 });
                 Some(())
             }
@@ -95,6 +106,34 @@ fn over(c: &Cond, d: DirRef) -> Option<(u8, &crate::ir::Test)> {
 }
 
 impl<const W: usize> Core<W> {
+    /// Fills in the hops' `shifts`, so that `starts` shifts each set once per hop and
+    /// direction rather than stepping it back one cell at a time.
+    pub fn prepare_gate(&self, gate: &mut Gate<W>) {
+        for h in gate.iter_mut() {
+            let k = h.over.as_ref().map_or(0, |o| o.0);
+            h.shifts = (0..self.players)
+                .map(|p| {
+                    let cx = Ctx::new(p);
+                    (h.dirs.iter())
+                        .map(|&d| {
+                            let d = self.dir(&cx, d);
+                            let (delta, _) = self.geo.translation[d as usize & 7]?;
+                            let away = |m: u8| {
+                                let cells = (0..self.geo.cells)
+                                    .filter(|&c| self.step_n(c, d, m as usize) != NONE);
+                                (delta * m as i32, Bits::from_cells(cells))
+                            };
+                            Some(Shifts {
+                                n: away(h.n),
+                                k: away(k),
+                            })
+                        })
+                        .collect()
+                })
+                .collect();
+        }
+    }
+
     /// Whether a piece of player `cx.me` at `from` passes the shape of some hop of `gate`.
     #[inline]
     pub fn could_start(&self, gate: &Gate<W>, st: &State<W>, cx: &Ctx, from: Cell) -> bool {
@@ -132,12 +171,25 @@ impl<const W: usize> Core<W> {
                 .over
                 .as_ref()
                 .map(|(k, t)| (*k, t.set(self, st, &cx).expect("a set test")));
-            for &d in &h.dirs {
-                let d = self.dir(&cx, d);
-                let mut cells = back(land, d, h.n);
-                if let Some((k, over)) = over {
-                    cells = cells.and(back(over, d, k));
-                }
+            let shifts = h.shifts.get(me as usize);
+            for (i, &d) in h.dirs.iter().enumerate() {
+                let cells = match shifts.and_then(|s| s[i]) {
+                    Some(s) => {
+                        let cells = land.shift(-s.n.0).and(s.n.1);
+                        match over {
+                            Some((_, over)) => cells.and(over.shift(-s.k.0)).and(s.k.1),
+                            None => cells,
+                        }
+                    }
+                    None => {
+                        let d = self.dir(&cx, d);
+                        let cells = back(land, d, h.n);
+                        match over {
+                            Some((k, over)) => cells.and(back(over, d, k)),
+                            None => cells,
+                        }
+                    }
+                };
                 out = out.or(cells);
             }
         }
