@@ -386,7 +386,7 @@ impl<const W: usize> Core<W> {
             // drawn is not explored a second time.
             sc.moves.clear();
             for (i, &(piece, _, c)) in gated.iter().enumerate() {
-                // A type with several chains in the class counts its pieces once.
+                // A type with several chains in the class lists its pieces once.
                 if c != class || gated[..i].iter().any(|g| (g.0, g.2) == (piece, class)) {
                     continue;
                 }
