@@ -200,7 +200,6 @@ pub struct Progress {
 /// Per player (or one for all), per cell: the cells a step statement reaches.
 pub type StepMasks<const W: usize> = std::sync::Arc<Vec<Vec<Bits<W>>>>;
 
-/// The hop rules of a chain, and what ends it early.
 /// A chain of hops: its hop rules, what ends it early, and which pieces could start it
 /// (`gate`).
 pub type Chain<const W: usize> = (
@@ -208,6 +207,13 @@ pub type Chain<const W: usize> = (
     Option<CondFn<W>>,
     Option<super::gate::Gate<W>>,
 );
+
+/// A piece type's chains in one class of `priority`, every one with a gate.
+pub struct GatedClass {
+    pub piece: u8,
+    pub class: u8,
+    pub chains: Vec<u16>,
+}
 
 /// A compiled game.
 pub struct Core<const W: usize> {
@@ -257,10 +263,10 @@ pub struct Core<const W: usize> {
     /// `DRAW_BATCH_FROM` or more of at the start: a draw takes their moves from the sets.
     pub drawn_batched: Vec<u8>,
     /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
-    /// chain is outside a class: the piece types, chains and classes of the class
-    /// blocks. Only the pieces that could start one need counting for the classes, and a
-    /// player none of whose pieces could has moves of no class only.
-    pub gated_classes: Option<Vec<(u8, u16, u8)>>,
+    /// chain is outside a class: each piece type's chains per class. Only the pieces that
+    /// could start one need listing for the classes, and a player none of whose pieces
+    /// could has moves of no class only.
+    pub gated_classes: Option<Vec<GatedClass>>,
     /// With `gated_classes`: per piece type, `batch` of its moves of no class, and the
     /// types whose draws of those moves take them from the sets (as `drawn_batched`).
     pub unclassed: Vec<Option<super::batch::Batch<W>>>,
@@ -492,13 +498,9 @@ impl<const W: usize> Core<W> {
         for p in &core.program.game.setup {
             start[p.piece as usize][p.player as usize] += 1;
         }
+        let many = |p: usize| (start[p].iter()).any(|&n| n >= super::movegen::DRAW_BATCH_FROM);
         core.drawn_batched = (core.batched.iter().copied())
-            .filter(|&p| !core.may_duplicate[p as usize])
-            .filter(|&p| {
-                start[p as usize]
-                    .iter()
-                    .any(|&n| n >= super::movegen::DRAW_BATCH_FROM)
-            })
+            .filter(|&p| !core.may_duplicate[p as usize] && many(p as usize))
             .collect();
         core.gated_classes = core.gated_classes();
         if core.gated_classes.is_some() {
@@ -518,11 +520,7 @@ impl<const W: usize> Core<W> {
                         .collect();
                     !self::may_duplicate(&rest) || targets_apart(&core.geo, players, &rest)
                 })
-                .filter(|&p| {
-                    start[p]
-                        .iter()
-                        .any(|&n| n >= super::movegen::DRAW_BATCH_FROM)
-                })
+                .filter(|&p| many(p))
                 .map(|p| p as u8)
                 .collect();
         }
@@ -625,27 +623,42 @@ impl<const W: usize> Core<W> {
     /// `Core::gated_classes`: the class blocks of every piece type's rules, when each is
     /// made of gated chains only and no chain stands outside them (`priority longest`
     /// compares whole paths, and is left out).
-    fn gated_classes(&self) -> Option<Vec<(u8, u16, u8)>> {
+    fn gated_classes(&self) -> Option<Vec<GatedClass>> {
         let priority = self.program.game.priority.as_ref()?;
         if priority.longest || self.chains.is_empty() {
             return None;
         }
-        let mut out = Vec::new();
+        let mut out: Vec<GatedClass> = Vec::new();
         for (piece, rules) in self.moves.iter().enumerate() {
             for s in rules {
-                match s {
-                    CStmt::Class { body, class } => {
-                        for s in body {
-                            match s {
-                                CStmt::Chain(id) if self.chains[*id as usize].2.is_some() => {
-                                    out.push((piece as u8, *id, *class))
-                                }
-                                _ => return None,
-                            }
-                        }
+                let CStmt::Class { body, class } = s else {
+                    if has_chain_or_class(s) {
+                        return None;
                     }
-                    s if has_chain_or_class(s) => return None,
-                    _ => {}
+                    continue;
+                };
+                let piece = piece as u8;
+                let at = match out
+                    .iter()
+                    .position(|g| (g.piece, g.class) == (piece, *class))
+                {
+                    Some(at) => at,
+                    None => {
+                        out.push(GatedClass {
+                            piece,
+                            class: *class,
+                            chains: Vec::new(),
+                        });
+                        out.len() - 1
+                    }
+                };
+                for s in body {
+                    match s {
+                        CStmt::Chain(id) if self.chains[*id as usize].2.is_some() => {
+                            out[at].chains.push(*id)
+                        }
+                        _ => return None,
+                    }
                 }
             }
         }
@@ -899,12 +912,6 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// Whether two statements of a rule list might produce the same move: more than one
-/// statement, counting each repetition of a loop, among those whose moves could be
-/// written alike. Placements (from the hand), pieces made from nothing (`new`), chains of
-/// hops (written with their path) and other moves of a piece on the board are never
-/// written alike, so each kind is counted apart.
-/// Whether rules can make a move from a piece on the board (all but placements do).
 /// A part `X == k` of a condition (alone or in an `and`), `X` a number read from the
 /// position and the player alone, so that it has one value for all of a piece's rules.
 fn phase_guard(c: &ir::Cond) -> Option<(&ir::IntExpr, i64)> {
@@ -942,6 +949,7 @@ fn has_chain_or_class<const W: usize>(s: &CStmt<W>) -> bool {
     }
 }
 
+/// Whether rules can make a move from a piece on the board (all but placements do).
 fn acts_on_board(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Place { .. } | Stmt::Let { .. } => false,
@@ -964,6 +972,9 @@ fn acts_on_board(stmts: &[Stmt]) -> bool {
 /// Whether rules may produce one move twice, by counting the statements that produce
 /// moves, times the loops around them. Rules whose targets provably never meet are told
 /// apart by `targets_apart`.
+/// Placements (from the hand), pieces made from nothing (`new`), chains of hops (written
+/// with their path) and other moves of a piece on the board are never written alike, so
+/// each kind is counted apart.
 fn may_duplicate(stmts: &[Stmt]) -> bool {
     struct Count {
         times: usize,

@@ -5,7 +5,7 @@
 
 use super::batch::Batch;
 use super::bits::Bits;
-use super::core::Core;
+use super::core::{Core, GatedClass};
 use super::evaluate::Ctx;
 use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::search::Rng;
@@ -377,7 +377,7 @@ impl<const W: usize> Core<W> {
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
-        gated: &[(u8, u16, u8)],
+        gated: &[GatedClass],
         classes: u8,
     ) -> Option<Move> {
         let me = st.s.to_move;
@@ -385,17 +385,12 @@ impl<const W: usize> Core<W> {
             // The few pieces that could start a chain list their paths, so that the one
             // drawn is not explored a second time.
             sc.moves.clear();
-            for (i, &(piece, _, c)) in gated.iter().enumerate() {
-                // A type with several chains in the class lists its pieces once.
-                if c != class || gated[..i].iter().any(|g| (g.0, g.2) == (piece, class)) {
-                    continue;
-                }
+            for g in gated.iter().filter(|g| g.class == class) {
+                let piece = g.piece;
                 let mut cells = Bits::EMPTY;
-                for &(p, id, c) in &gated[i..] {
-                    if (p, c) == (piece, class) {
-                        let gate = self.chains[id as usize].2.as_ref().expect("gated");
-                        cells = cells.or(self.starts(gate, st, me));
-                    }
+                for &id in &g.chains {
+                    let gate = self.chains[id as usize].2.as_ref().expect("gated");
+                    cells = cells.or(self.starts(gate, st, me));
                 }
                 let mine = st.by_owner[me as usize].and(st.by_type[piece as usize]);
                 for from in cells.and(mine).iter() {
