@@ -29,7 +29,8 @@ pub type Batch<const W: usize> = Vec<Vec<Shift<W>>>;
 impl<const W: usize> Core<W> {
     /// A piece's rules as shifts, when every statement is a plain step or slide: fixed
     /// directions that are translations of the board, a target test given as a set, no
-    /// condition, and for a slide no length limit and no `through`. With `unclassed`,
+    /// condition, and for a slide no length limit and a `through` test, if any, given as
+    /// a set. With `unclassed`,
     /// class blocks are left out: the moves of no class, for when those of the classes
     /// are known to be none (`Core::gated_classes`).
     pub fn batch_of(&self, rules: &[CStmt<W>], unclassed: bool) -> Option<Batch<W>> {
@@ -52,11 +53,16 @@ impl<const W: usize> Core<W> {
                         CStmt::Slide {
                             dirs,
                             max,
-                            through: None,
+                            through,
                             to,
                             cond: None,
                             ..
-                        } if to.is_set() && *max as usize >= self.geo.longest_ray => (dirs, true),
+                        } if to.is_set()
+                            && through.as_ref().is_none_or(|t| t.is_set())
+                            && *max as usize >= self.geo.longest_ray =>
+                        {
+                            (dirs, true)
+                        }
                         _ => return None,
                     };
                     let mut seen = 0u8;
@@ -119,7 +125,7 @@ impl<const W: usize> Core<W> {
 
     /// The `index`-th move of the sets `batch_targets` gave (`sets` starts at them).
     /// Each target has one origin: a step's is one shift back, a slide's the first
-    /// occupied cell back along its line, since the slide stopped at no piece before.
+    /// occupied cell back along its line, since the slide crossed only empty cells.
     pub fn batch_move(
         &self,
         st: &State<W>,
@@ -160,7 +166,8 @@ impl<const W: usize> Core<W> {
     }
 
     /// Hands `f` each shift of the player to move's `pieces` with its targets: the cells
-    /// it reaches within the statement's target test.
+    /// it reaches within the statement's target test. A slide's walls (the empty cells
+    /// failing its `through` test) stop it before them, as the edge does.
     #[inline(always)]
     fn each_shift(
         &self,
@@ -174,25 +181,33 @@ impl<const W: usize> Core<W> {
         let cx = Ctx::new(me as u8);
         let empty = self.geo.all.minus(st.occupied);
         let rules = &self.moves[piece as usize];
-        let (mut at, mut targets) = (u8::MAX, Bits::EMPTY);
+        let (mut at, mut targets, mut open) = (u8::MAX, Bits::EMPTY, Bits::EMPTY);
         for sh in &batch[me.min(batch.len() - 1)] {
             if sh.stmt != at {
                 at = sh.stmt;
-                targets = match &rules[at as usize] {
-                    CStmt::Step { to, .. } | CStmt::Slide { to, .. } => {
-                        to.set(self, st, &cx).expect("a set test")
-                    }
+                let (to, through) = match &rules[at as usize] {
+                    CStmt::Step { to, .. } => (to, None),
+                    CStmt::Slide { to, through, .. } => (to, through.as_ref()),
                     _ => unreachable!("a batch holds steps and slides"),
                 };
+                targets = to.set(self, st, &cx).expect("a set test");
+                // What a slide may enter: any cell but a wall.
+                open = match through {
+                    None => self.geo.all,
+                    Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
+                };
             }
-            let step = |s: Bits<W>| s.and(sh.has).shift(sh.delta);
-            let mut reached = step(pieces);
+            let mut reached = pieces.and(sh.has).shift(sh.delta);
             if sh.slide {
-                let mut front = reached.and(empty);
+                // The cells a slide crosses and may go on from: masked once, so that each
+                // round of the fill is a shift, two intersections and a union.
+                let on = empty.and(open).and(sh.has);
+                reached = reached.and(open);
+                let mut front = reached.and(on);
                 while !front.is_empty() {
-                    let next = step(front);
+                    let next = front.shift(sh.delta).and(open);
                     reached = reached.or(next);
-                    front = next.and(empty);
+                    front = next.and(on);
                 }
             }
             f(sh, reached.and(targets));
@@ -286,17 +301,18 @@ mod tests {
         let square = "players { white forward north  black forward south }\n\
             board 9 x 9\n\
             region corner = a1 | i9\n\
+            region middle = e5 | d4 | f6 | c7 | g3\n\
             piece Rook letter R\npiece Pawn letter P\npiece King letter K\n\
-            moves Rook { slide orthogonal to not friend and not in corner }\n\
+            moves Rook { slide orthogonal through not in middle to not friend and not in corner }\n\
             moves Pawn { step forward, forward-left to empty  step forward to empty }\n\
-            moves King { step all to not friend  slide diagonal, diagonal to enemy }\n\
+            moves King { step all to not friend  slide diagonal, diagonal through not in middle to enemy }\n\
             setup {\n white Rook a2 c3 e5 e6\n white Pawn b2 c2 d2\n white King e1\n \
             black Rook h8 g7 b8\n black Pawn f7 g6 h7\n black King e9\n}\n";
         let hex = |board: &str| {
             format!(
                 "players {{ white black }}\n{board}\nregion corner = a4\n\
                  piece Rook letter R\npiece Stone letter S\n\
-                 moves Rook {{ slide east, northeast, west to not friend and not in corner }}\n\
+                 moves Rook {{ slide east, northeast, west through not in corner to not friend }}\n\
                  moves Stone {{ step all to empty }}\n\
                  setup {{\n white Rook d4 c4 e3\n white Stone d3 c5\n \
                  black Rook e4 d5\n black Stone e5 b4\n}}\n"
