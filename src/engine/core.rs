@@ -253,6 +253,10 @@ pub struct Core<const W: usize> {
     /// Per piece type: whether its rules are placements given as sets, perhaps under an
     /// `if` on the position (`Core::placements_only`), so that they are counted as sets.
     pub counted_placed: Vec<bool>,
+    /// Per piece type that is `counted_placed`: the first such type whose rules are the
+    /// same statements (`moves Rook, Bishop, Knight { place on empty }`), which has the
+    /// same cells to be placed on: counted once for them all.
+    pub placed_like: Vec<u8>,
     /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.
@@ -413,6 +417,7 @@ impl<const W: usize> Core<W> {
             placed: Vec::new(),
             any_placed: false,
             counted_placed: Vec::new(),
+            placed_like: Vec::new(),
             batch: Vec::new(),
             batched: Vec::new(),
             drawn_batched: Vec::new(),
@@ -484,6 +489,13 @@ impl<const W: usize> Core<W> {
             .map(|rules| Self::placements_only(rules, true))
             .collect();
         core.any_placed = core.placed.contains(&true);
+        let rules = &core.program.game.moves;
+        core.placed_like = (0..rules.len())
+            .map(|p| {
+                let like = (0..p).find(|&q| core.counted_placed[q] && rules[q] == rules[p]);
+                like.filter(|_| core.counted_placed[p]).unwrap_or(p) as u8
+            })
+            .collect();
         core.batch = core
             .moves
             .iter()

@@ -10,6 +10,7 @@ use super::evaluate::Ctx;
 use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CLASS, NONE, State};
+use crate::ir::MAX_PIECES;
 
 /// A piece (on the board, or in hand when `from` is `NONE`) and how many candidate moves
 /// its rules produce.
@@ -281,13 +282,21 @@ impl<const W: usize> Core<W> {
             }
             let run = |from, piece| self.run(st, from, piece, &mut e);
             self.board_origins(st, st.by_owner[me].minus(together), run);
+            // Each type's count of cells, kept for the types placed like it.
+            let mut placeable = [0u32; MAX_PIECES];
             for p in 0..self.moves.len() {
                 if st.hand[me][p] == 0 {
                     continue;
                 }
                 if self.counted_placed[p] {
-                    let mut cx = Ctx::new(me as u8);
-                    e.count += self.placements(st, &mut cx, &self.moves[p]).0.count();
+                    let like = self.placed_like[p] as usize;
+                    if like == p || st.hand[me][like] == 0 {
+                        let mut cx = Ctx::new(me as u8);
+                        placeable[p] = self.placements(st, &mut cx, &self.moves[p]).0.count();
+                    } else {
+                        placeable[p] = placeable[like];
+                    }
+                    e.count += placeable[p];
                 } else {
                     self.run(st, NONE, p as u8, &mut e);
                 }
