@@ -281,6 +281,12 @@ pub struct Core<const W: usize> {
     pub acts_on_board: Vec<bool>,
     /// Whether every piece type acts on the board.
     pub all_act_on_board: bool,
+    /// Whether no piece type does.
+    pub none_act_on_board: bool,
+    /// Whether counting the moves of a position adds up counts per piece (no `legal if`,
+    /// choices, pieces made from nothing, `priority` or rules that may repeat a move):
+    /// `Core::count_legal` then lists nothing.
+    pub counts_in_bulk: bool,
     /// `after move` blocks, with the piece types they apply to.
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The effect blocks of move statements.
@@ -426,6 +432,8 @@ impl<const W: usize> Core<W> {
             drawn_unclassed: Vec::new(),
             acts_on_board,
             all_act_on_board,
+            none_act_on_board: false,
+            counts_in_bulk: false,
             after,
             blocks,
             chains,
@@ -536,6 +544,12 @@ impl<const W: usize> Core<W> {
                 .map(|p| p as u8)
                 .collect();
         }
+        core.none_act_on_board = !core.acts_on_board.contains(&true);
+        core.counts_in_bulk = core.legal.is_none()
+            && !core.any_choice
+            && !core.creates
+            && core.program.game.priority.is_none()
+            && !core.may_duplicate.contains(&true);
         core.tabulate_reverse();
         core.plan_attacks();
         core.reach = attack_rest_ir

@@ -247,7 +247,24 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Cond::Cmp(a, op, b) => {
                 let op = *op;
                 if let IntExpr::Const(k) = b {
-                    let (a, k) = (self.int(a), *k);
+                    let k = *k;
+                    // `moves-made > 0`, `in-hand(white) == 0`: one closure, not two.
+                    match a {
+                        IntExpr::Of(p, inner) => {
+                            if let Some(own) = Own::of_expr(inner, self.tests.pieces) {
+                                let p = *p;
+                                return Box::new(move |core, st, cx| {
+                                    op.holds(own.of(st, core.player(st, cx, p)), k)
+                                });
+                            }
+                        }
+                        _ => {
+                            if let Some(own) = Own::of_expr(a, self.tests.pieces) {
+                                return Box::new(move |_, st, cx| op.holds(own.of(st, cx.me), k));
+                            }
+                        }
+                    }
+                    let a = self.int(a);
                     return Box::new(move |core, st, cx| op.holds(a(core, st, cx), k));
                 }
                 let (a, b) = (self.int(a), self.int(b));
@@ -465,6 +482,14 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 }
             }
             IntExpr::Of(p, inner) => {
+                // A number of the player's own (end rules such as `in-hand(white) +
+                // in-hand(black) == 0`): read for that player, with no context copied.
+                if let Some(own) = Own::of_expr(inner, self.tests.pieces) {
+                    return match *p {
+                        PlayerRef::Named(i) => Box::new(move |_, st, _| own.of(st, i)),
+                        p => Box::new(move |core, st, cx| own.of(st, core.player(st, cx, p))),
+                    };
+                }
                 let (p, inner) = (*p, self.int(inner));
                 Box::new(move |core, st, cx| {
                     let mut c = *cx;
@@ -472,6 +497,36 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     inner(core, st, &mut c)
                 })
             }
+        }
+    }
+}
+
+/// A number each player has of their own.
+#[derive(Clone, Copy)]
+enum Own {
+    /// The pieces in hand, of the game's first this many types (the rest are zero).
+    InHand(usize),
+    MovesMade,
+    Counter(u8),
+}
+
+impl Own {
+    fn of_expr(e: &IntExpr, pieces: usize) -> Option<Own> {
+        match *e {
+            IntExpr::InHand => Some(Own::InHand(pieces)),
+            IntExpr::MovesMade => Some(Own::MovesMade),
+            IntExpr::Counter(i) => Some(Own::Counter(i)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn of<const W: usize>(self, st: &State<W>, p: u8) -> i64 {
+        let p = p as usize;
+        match self {
+            Own::InHand(n) => st.hand[p][..n].iter().map(|&n| n as i64).sum(),
+            Own::MovesMade => st.s.moves_made[p] as i64,
+            Own::Counter(i) => st.counters[p][i as usize] as i64,
         }
     }
 }

@@ -114,7 +114,7 @@ impl<const W: usize> Core<W> {
             for from in cells.iter() {
                 f(from, self.codes.piece[st.board[from as usize] as usize]);
             }
-        } else if self.acts_on_board.iter().any(|&a| a) {
+        } else if !self.none_act_on_board {
             for from in cells.iter() {
                 let piece = self.codes.piece[st.board[from as usize] as usize];
                 if self.acts_on_board[piece as usize] {
@@ -258,12 +258,7 @@ impl<const W: usize> Core<W> {
 
     /// How many legal moves the player to move has (a pass excluded).
     pub fn count_legal(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
-        if self.legal.is_none()
-            && !self.any_choice
-            && !self.creates
-            && self.program.game.priority.is_none()
-            && !self.may_duplicate.iter().any(|&d| d)
-        {
+        if self.counts_in_bulk {
             let mut none = Vec::new();
             let mut e = Emit::new(Mode::Count, &mut none);
             // Pieces whose rules are shifts of their set are counted together; the
