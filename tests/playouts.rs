@@ -106,6 +106,23 @@ fn random_moves_are_uniform_over_placements_drawn_from_their_set() {
     uniform(&example("othello"), "D@d3 D@c3");
     uniform(&example("connect4"), "D@d1 D@d2 D@d3");
     uniform(&example("tictactoe"), "X@b2 X@a1");
+    // Several types in hand, each placed on its own set, and an action that is legal
+    // only on some plies (drawn as one more slot, set aside when it is not).
+    let kinds = load(
+        "game \"Kinds\" { }\n\
+         players { white black }\n\
+         board 4 x 4\n\
+         piece Stone letter S\npiece Tower letter T\npiece Wall letter W\n\
+         hand {\n white Stone 4 Tower 2 Wall 1\n black Stone 4 Tower 2 Wall 1\n}\n\
+         moves Stone { place on empty }\n\
+         moves Tower { place on empty and not in edge }\n\
+         moves Wall { place on empty if to in edge }\n\
+         action rest when moves-made >= 2 { }\n\
+         end { when no moves: draw }\n",
+    );
+    uniform(&kinds, "");
+    uniform(&kinds, "S@b2 T@c3");
+    uniform(&kinds, "S@b2 T@c3 W@a1 S@d4");
 }
 
 #[test]

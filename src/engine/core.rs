@@ -283,6 +283,10 @@ pub struct Core<const W: usize> {
     pub all_act_on_board: bool,
     /// Whether no piece type does.
     pub none_act_on_board: bool,
+    /// Whether every move is a placement from a hand or an action, with nothing that makes
+    /// drawing one more than drawing a slot (no `legal if`, `priority`, choices, chains
+    /// or pieces made from nothing): `Core::random_placed` then draws.
+    pub only_placed: bool,
     /// Whether counting the moves of a position adds up counts per piece (no `legal if`,
     /// choices, pieces made from nothing, `priority` or rules that may repeat a move):
     /// `Core::count_legal` then lists nothing.
@@ -433,6 +437,7 @@ impl<const W: usize> Core<W> {
             acts_on_board,
             all_act_on_board,
             none_act_on_board: false,
+            only_placed: false,
             counts_in_bulk: false,
             after,
             blocks,
@@ -545,6 +550,14 @@ impl<const W: usize> Core<W> {
                 .collect();
         }
         core.none_act_on_board = !core.acts_on_board.contains(&true);
+        core.only_placed = core.none_act_on_board
+            && core.any_placed
+            && core.legal.is_none()
+            && !core.any_choice
+            && !core.creates
+            && !core.list_draws
+            && core.chains.is_empty()
+            && core.program.game.priority.is_none();
         core.counts_in_bulk = core.legal.is_none()
             && !core.any_choice
             && !core.creates

@@ -317,6 +317,11 @@ impl<const W: usize> Core<W> {
             return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
         }
         let Some(priority) = &self.program.game.priority else {
+            if self.only_placed
+                && let Some(m) = self.random_placed(st, rng)
+            {
+                return m;
+            }
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
                 return self.random_bounded::<false>(st, rng, sc);
@@ -335,6 +340,65 @@ impl<const W: usize> Core<W> {
             }
         }
         self.random_exact(st, rng, sc, NO_CLASS)
+    }
+
+    /// A draw where every move is a placement given as a set or an action
+    /// (`Core::only_placed`): the placeable types' sets and the actions are the slots,
+    /// an action whose condition fails is set aside and another slot drawn. `None` when
+    /// a type in hand is placed otherwise, or more than a few are in hand: the general
+    /// draw then decides.
+    #[inline(never)]
+    fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Option<Option<Move>> {
+        const MOST: usize = 4;
+        let me = st.s.to_move;
+        let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
+        let (mut n, mut total) = (0, 0);
+        for p in 0..self.moves.len() {
+            if st.hand[me as usize][p] == 0 {
+                continue;
+            }
+            if !self.placed[p] || n == MOST {
+                return None;
+            }
+            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[p]);
+            let count = cells.count();
+            types[n] = (p as u8, cells, then, count);
+            n += 1;
+            total += count;
+        }
+        // Actions not yet set aside, one bit each (a game has few).
+        let mut live: u64 = if self.actions.len() < 64 {
+            (1u64 << self.actions.len()) - 1
+        } else {
+            return None;
+        };
+        loop {
+            let slots = total + live.count_ones();
+            if slots == 0 {
+                return Some(None);
+            }
+            let mut k = rng.below(slots as usize) as u32;
+            if k < total {
+                for &(piece, cells, then, count) in &types[..n] {
+                    if k < count {
+                        return Some(Some(Move {
+                            kind: MoveKind::Place,
+                            piece,
+                            to: cells.nth(k).expect("within the count"),
+                            effect: then,
+                            ..Move::PASS
+                        }));
+                    }
+                    k -= count;
+                }
+                unreachable!("the slot is below the placements' total");
+            }
+            let i = Bits::<1>([live]).nth(k - total).expect("a live action");
+            if (self.actions[i as usize].0)(self, st, &mut Ctx::new(me)) {
+                return Some(Some(self.action(i as usize)));
+            }
+            live &= !(1 << i);
+        }
     }
 
     /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
