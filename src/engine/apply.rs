@@ -20,6 +20,10 @@ pub enum CEffect<const W: usize> {
         slot: u8,
         dirs: Vec<DirRef>,
         body: Vec<CEffect<W>>,
+        /// When the body is one `if` (no `else`) whose condition needs `to + d is T`:
+        /// `T`, so that a direction whose neighbour of `to` fails it is skipped with a
+        /// bit test (most of the directions of a capture rule, most plies).
+        guard: Option<CTest<W>>,
     },
     /// Each cell beyond `start` in `dir`, while it passes `test`, bound to `slot`.
     Along {
@@ -287,9 +291,25 @@ impl<const W: usize> Core<W> {
                     return true;
                 }
             }
-            CEffect::For { slot, dirs, body } => {
+            CEffect::For {
+                slot,
+                dirs,
+                body,
+                guard,
+            } => {
+                let near = match guard {
+                    Some(t) if cx.to != NONE => t.set(self, st, cx),
+                    _ => None,
+                };
                 for &d in dirs {
-                    cx.slots[*slot as usize] = self.dir(cx, d) as u16;
+                    let d = self.dir(cx, d);
+                    if let Some(near) = near {
+                        let n = self.step(cx.to, d);
+                        if n == NONE || !near.has(n) {
+                            continue;
+                        }
+                    }
+                    cx.slots[*slot as usize] = d as u16;
                     if self.effects(st, cx, body, probe) {
                         return true;
                     }

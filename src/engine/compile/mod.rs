@@ -5,11 +5,12 @@
 pub mod sets;
 pub mod test;
 
+use self::test::CTest;
 use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{CellExpr, Effect, Pattern, Stmt};
+use crate::ir::{CellExpr, Cond, DirRef, Effect, Pattern, Stmt};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -128,6 +129,34 @@ impl<const W: usize> ExprCompiler<'_, W> {
         v.iter().map(|e| self.effect(e)).collect()
     }
 
+    /// The test `T` of a `for d` body that is one `if` without `else` whose condition is,
+    /// or has among the parts of its `and`, `to + d is T` with `T` given as a set.
+    fn neighbour_guard(&self, slot: u8, body: &[Effect]) -> Option<CTest<W>> {
+        let [
+            Effect::If {
+                cond, otherwise, ..
+            },
+        ] = body
+        else {
+            return None;
+        };
+        if !otherwise.is_empty() {
+            return None;
+        }
+        let parts = match cond {
+            Cond::And(v) => v.as_slice(),
+            c => std::slice::from_ref(c),
+        };
+        parts.iter().find_map(|c| match c {
+            Cond::Is(CellExpr::Step(at, DirRef::Var(s), 1), t)
+                if matches!(**at, CellExpr::To) && *s == slot =>
+            {
+                Some(self.test(t)).filter(CTest::is_set)
+            }
+            _ => None,
+        })
+    }
+
     fn effect(&self, e: &Effect) -> CEffect<W> {
         match e {
             Effect::If {
@@ -143,6 +172,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 slot: *slot,
                 dirs: dirs.clone(),
                 body: self.effects(body),
+                guard: self.neighbour_guard(*slot, body),
             },
             Effect::Along {
                 slot,
