@@ -282,6 +282,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 if !all && let Some(f) = self.first_in_some_direction(*slot, dirs, body) {
                     return f;
                 }
+                if let Some(f) = self.neighbour_in_directions(*slot, dirs, body, all) {
+                    return f;
+                }
                 let (slot, dirs, body) = (*slot as usize, dirs.clone(), self.cond(body));
                 Box::new(move |core, st, cx| {
                     for &d in &dirs {
@@ -364,6 +367,64 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     x != NONE && both.has(x)
                 }
             })
+        }))
+    }
+
+    /// `any d in DIRS: X + d is T and …` (or `all d`), X not depending on `d` and T
+    /// given as a set: the body can hold only in the directions whose neighbour of X is
+    /// in T's set, taken once. `any` skips the others with a bit test; `all` fails at
+    /// the first.
+    fn neighbour_in_directions(
+        &self,
+        slot: u8,
+        dirs: &[DirRef],
+        body: &Cond,
+        all: bool,
+    ) -> Option<CondFn<W>> {
+        let parts = match body {
+            Cond::And(v) => v.as_slice(),
+            c => std::slice::from_ref(c),
+        };
+        let independent = |x: &CellExpr| match x {
+            CellExpr::From | CellExpr::To | CellExpr::LastFrom | CellExpr::LastTo => true,
+            CellExpr::Const(_) => true,
+            CellExpr::Slot(s) => *s != slot,
+            _ => false,
+        };
+        let (x, t) = parts.iter().find_map(|c| match c {
+            Cond::Is(CellExpr::Step(x, DirRef::Var(s), 1), t) if *s == slot && independent(x) => {
+                Some((x, self.test(t))).filter(|(_, t)| t.is_set())
+            }
+            _ => None,
+        })?;
+        let (x, dirs, body, slot) = (self.cell(x), dirs.to_vec(), self.cond(body), slot as usize);
+        Some(Box::new(move |core, st, cx| {
+            let c = x(core, st, cx);
+            if c == NONE {
+                // No neighbour at all: every body fails.
+                return all && dirs.is_empty();
+            }
+            let near = t.set(core, st, cx).expect("a set test");
+            let saved = cx.slots[slot];
+            let mut held = all;
+            for &d in &dirs {
+                let d = core.dir(cx, d);
+                let n = core.step(c, d);
+                if n == NONE || !near.has(n) {
+                    if all {
+                        held = false;
+                        break;
+                    }
+                    continue;
+                }
+                cx.slots[slot] = d as u16;
+                if body(core, st, cx) != all {
+                    held = !all;
+                    break;
+                }
+            }
+            cx.slots[slot] = saved;
+            held
         }))
     }
 
