@@ -285,7 +285,7 @@ pub struct Core<const W: usize> {
     pub none_act_on_board: bool,
     /// Whether every move is a placement from a hand or an action, with nothing that makes
     /// drawing one more than drawing a slot (no `legal if`, `priority`, choices, chains
-    /// or pieces made from nothing): `Core::random_placed` then draws.
+    /// or pieces made from nothing; under 64 actions): `Core::random_placed` then draws.
     pub only_placed: bool,
     /// Whether counting the moves of a position adds up counts per piece (no `legal if`,
     /// choices, pieces made from nothing, `priority` or rules that may repeat a move):
@@ -557,7 +557,8 @@ impl<const W: usize> Core<W> {
             && !core.creates
             && !core.list_draws
             && core.chains.is_empty()
-            && core.program.game.priority.is_none();
+            && core.program.game.priority.is_none()
+            && core.actions.len() < 64;
         core.counts_in_bulk = core.legal.is_none()
             && !core.any_choice
             && !core.creates

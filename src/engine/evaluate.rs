@@ -370,6 +370,27 @@ impl<const W: usize> ExprCompiler<'_, W> {
         }))
     }
 
+    /// The part `X + d is T` of a condition (itself, or one of its `and`), `d` the
+    /// direction in variable `slot`, X accepted by `base` and T given as a set: where X's
+    /// neighbour that way fails T, the condition fails.
+    pub fn neighbour_part<'c>(
+        &self,
+        slot: u8,
+        c: &'c Cond,
+        base: impl Fn(&CellExpr) -> bool,
+    ) -> Option<(&'c CellExpr, CTest<W>)> {
+        let parts = match c {
+            Cond::And(v) => v.as_slice(),
+            c => std::slice::from_ref(c),
+        };
+        parts.iter().find_map(|c| match c {
+            Cond::Is(CellExpr::Step(x, DirRef::Var(s), 1), t) if *s == slot && base(x) => {
+                Some((&**x, self.test(t))).filter(|(_, t)| t.is_set())
+            }
+            _ => None,
+        })
+    }
+
     /// `any d in DIRS: X + d is T and …` (or `all d`), X not depending on `d` and T
     /// given as a set: the body can hold only in the directions whose neighbour of X is
     /// in T's set, taken once. `any` skips the others with a bit test; `all` fails at
@@ -381,22 +402,13 @@ impl<const W: usize> ExprCompiler<'_, W> {
         body: &Cond,
         all: bool,
     ) -> Option<CondFn<W>> {
-        let parts = match body {
-            Cond::And(v) => v.as_slice(),
-            c => std::slice::from_ref(c),
-        };
         let independent = |x: &CellExpr| match x {
             CellExpr::From | CellExpr::To | CellExpr::LastFrom | CellExpr::LastTo => true,
             CellExpr::Const(_) => true,
             CellExpr::Slot(s) => *s != slot,
             _ => false,
         };
-        let (x, t) = parts.iter().find_map(|c| match c {
-            Cond::Is(CellExpr::Step(x, DirRef::Var(s), 1), t) if *s == slot && independent(x) => {
-                Some((x, self.test(t))).filter(|(_, t)| t.is_set())
-            }
-            _ => None,
-        })?;
+        let (x, t) = self.neighbour_part(slot, body, independent)?;
         let (x, dirs, body, slot) = (self.cell(x), dirs.to_vec(), self.cond(body), slot as usize);
         Some(Box::new(move |core, st, cx| {
             let c = x(core, st, cx);

@@ -345,8 +345,8 @@ impl<const W: usize> Core<W> {
     /// A draw where every move is a placement given as a set or an action
     /// (`Core::only_placed`): the placeable types' sets and the actions are the slots,
     /// an action whose condition fails is set aside and another slot drawn. `None` when
-    /// a type in hand is placed otherwise, or more than a few are in hand: the general
-    /// draw then decides.
+    /// a type in hand is placed otherwise, or more than a few types are in hand: the
+    /// general draw then decides.
     #[inline(never)]
     fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Option<Option<Move>> {
         const MOST: usize = 4;
@@ -366,12 +366,8 @@ impl<const W: usize> Core<W> {
             n += 1;
             total += count;
         }
-        // Actions not yet set aside, one bit each (a game has few).
-        let mut live: u64 = if self.actions.len() < 64 {
-            (1u64 << self.actions.len()) - 1
-        } else {
-            return None;
-        };
+        // Actions not yet set aside, one bit each (`only_placed` holds under 64).
+        let mut live: u64 = (1u64 << self.actions.len()) - 1;
         loop {
             let slots = total + live.count_ones();
             if slots == 0 {
@@ -467,13 +463,16 @@ impl<const W: usize> Core<W> {
                     e.class = class;
                     self.run(st, from, piece, &mut e);
                     // One piece's rules may write one path twice: it is one move.
-                    let mut j = at;
-                    while j < sc.moves.len() {
-                        if sc.moves[at..j].iter().any(|x| x.same_as(&sc.moves[j])) {
-                            sc.moves.remove(j);
-                        } else {
-                            j += 1;
+                    if self.may_duplicate[piece as usize] {
+                        let mut kept = at;
+                        for i in at..sc.moves.len() {
+                            let m = sc.moves[i];
+                            if !sc.moves[at..kept].iter().any(|x| x.same_as(&m)) {
+                                sc.moves[kept] = m;
+                                kept += 1;
+                            }
                         }
+                        sc.moves.truncate(kept);
                     }
                 }
             }

@@ -10,7 +10,7 @@ use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{CellExpr, Cond, DirRef, Effect, Pattern, Stmt};
+use crate::ir::{CellExpr, Effect, Pattern, Stmt};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -143,18 +143,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
         if !otherwise.is_empty() {
             return None;
         }
-        let parts = match cond {
-            Cond::And(v) => v.as_slice(),
-            c => std::slice::from_ref(c),
-        };
-        parts.iter().find_map(|c| match c {
-            Cond::Is(CellExpr::Step(at, DirRef::Var(s), 1), t)
-                if matches!(**at, CellExpr::To) && *s == slot =>
-            {
-                Some(self.test(t)).filter(CTest::is_set)
-            }
-            _ => None,
-        })
+        let to = |x: &CellExpr| matches!(x, CellExpr::To);
+        self.neighbour_part(slot, cond, to).map(|(_, t)| t)
     }
 
     fn effect(&self, e: &Effect) -> CEffect<W> {
