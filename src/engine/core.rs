@@ -293,6 +293,8 @@ pub struct Core<const W: usize> {
     pub counts_in_bulk: bool,
     /// `after move` blocks, with the piece types they apply to.
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
+    /// The piece types some `after move` block applies to, a bit each.
+    pub after_pieces: u32,
     /// The effect blocks of move statements.
     pub blocks: Vec<Vec<CEffect<W>>>,
     /// The chains of hops of the rules, by index.
@@ -354,7 +356,7 @@ impl<const W: usize> Core<W> {
             .map(|m| super::attack::reverse(&x, m))
             .unzip();
         let attack_rest = attack_rest_ir.iter().map(|m| x.stmts(m)).collect();
-        let after = g
+        let after: Vec<(u32, Vec<CEffect<W>>)> = g
             .after
             .iter()
             .map(|a| (a.pieces, x.effects(&a.effects)))
@@ -439,6 +441,7 @@ impl<const W: usize> Core<W> {
             none_act_on_board: false,
             only_placed: false,
             counts_in_bulk: false,
+            after_pieces: after.iter().fold(0, |m, (pieces, _)| m | pieces),
             after,
             blocks,
             chains,

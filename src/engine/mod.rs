@@ -28,6 +28,7 @@ mod lines;
 mod movegen;
 mod notation;
 pub mod passes;
+mod placeplay;
 mod position;
 pub mod search;
 mod state;

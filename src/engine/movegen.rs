@@ -8,6 +8,7 @@ use super::bits::Bits;
 use super::core::{Core, GatedClass};
 use super::evaluate::Ctx;
 use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
+use super::placeplay::Drawn;
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CLASS, NONE, State};
 use crate::ir::MAX_PIECES;
@@ -317,10 +318,21 @@ impl<const W: usize> Core<W> {
             return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
         }
         let Some(priority) = &self.program.game.priority else {
-            if self.only_placed
-                && let Some(m) = self.random_placed(st, rng)
-            {
-                return m;
+            if self.only_placed {
+                match self.random_placed(st, rng) {
+                    Drawn::Place(piece, to, effect) => {
+                        return Some(Move {
+                            kind: MoveKind::Place,
+                            piece,
+                            to,
+                            effect,
+                            ..Move::PASS
+                        });
+                    }
+                    Drawn::Action(i) => return Some(self.action(i as usize)),
+                    Drawn::Nothing => return None,
+                    Drawn::Undecided => {}
+                }
             }
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
@@ -340,61 +352,6 @@ impl<const W: usize> Core<W> {
             }
         }
         self.random_exact(st, rng, sc, NO_CLASS)
-    }
-
-    /// A draw where every move is a placement given as a set or an action
-    /// (`Core::only_placed`): the placeable types' sets and the actions are the slots,
-    /// an action whose condition fails is set aside and another slot drawn. `None` when
-    /// a type in hand is placed otherwise, or more than a few types are in hand: the
-    /// general draw then decides.
-    #[inline(never)]
-    fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Option<Option<Move>> {
-        const MOST: usize = 4;
-        let me = st.s.to_move;
-        let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
-        let (mut n, mut total) = (0, 0);
-        for p in 0..self.moves.len() {
-            if st.hand[me as usize][p] == 0 {
-                continue;
-            }
-            if !self.placed[p] || n == MOST {
-                return None;
-            }
-            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[p]);
-            let count = cells.count();
-            types[n] = (p as u8, cells, then, count);
-            n += 1;
-            total += count;
-        }
-        // Actions not yet set aside, one bit each (`only_placed` holds under 64).
-        let mut live: u64 = (1u64 << self.actions.len()) - 1;
-        loop {
-            let slots = total + live.count_ones();
-            if slots == 0 {
-                return Some(None);
-            }
-            let mut k = rng.below(slots as usize) as u32;
-            if k < total {
-                for &(piece, cells, then, count) in &types[..n] {
-                    if k < count {
-                        return Some(Some(Move {
-                            kind: MoveKind::Place,
-                            piece,
-                            to: cells.nth(k).expect("within the count"),
-                            effect: then,
-                            ..Move::PASS
-                        }));
-                    }
-                    k -= count;
-                }
-                unreachable!("the slot is below the placements' total");
-            }
-            let i = Bits::<1>([live]).nth(k - total).expect("a live action");
-            if (self.actions[i as usize].0)(self, st, &mut Ctx::new(me)) {
-                return Some(Some(self.action(i as usize)));
-            }
-            live &= !(1 << i);
-        }
     }
 
     /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
@@ -540,7 +497,7 @@ impl<const W: usize> Core<W> {
     }
 
     /// The action a candidate index past the pieces' candidates stands for.
-    fn action(&self, index: usize) -> Move {
+    pub(super) fn action(&self, index: usize) -> Move {
         let mut m = Move::PASS;
         m.kind = MoveKind::Action;
         m.piece = index as u8;

@@ -183,6 +183,20 @@ impl<const W: usize> Core<W> {
         max_plies: u64,
         sc: &mut Scratch,
     ) -> (Ending, u64) {
+        if self.plays_placed() {
+            return self.playout_placed(pos, rng, max_plies, sc);
+        }
+        self.playout_listed(pos, rng, max_plies, sc)
+    }
+
+    /// `playout` by the general loop: draw, judge, play.
+    pub fn playout_listed(
+        &self,
+        pos: &mut Pos<W>,
+        rng: &mut Rng,
+        max_plies: u64,
+        sc: &mut Scratch,
+    ) -> (Ending, u64) {
         let mut plies = 0;
         loop {
             let m = self.random_legal(&mut pos.st, rng, sc);

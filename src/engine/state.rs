@@ -253,6 +253,16 @@ impl<const W: usize> State<W> {
         self.write_cell(codes, c, old, code);
     }
 
+    /// Writes a cell with nothing logged to undo it, for a position that is never taken
+    /// back (a playout's).
+    #[inline(always)]
+    pub fn write_unlogged(&mut self, codes: &Codes, c: Cell, code: Code) {
+        let old = self.board[c as usize];
+        if old != code {
+            self.write_cell(codes, c, old, code);
+        }
+    }
+
     #[inline(always)]
     fn write_cell(&mut self, codes: &Codes, c: Cell, old: Code, code: Code) {
         if old != 0 {

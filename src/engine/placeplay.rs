@@ -1,0 +1,218 @@
+//! Random playouts of placement games: every move places a piece from a hand on a cell of
+//! a set, or is an action (`Core::only_placed`), and no rule reads repetitions. A draw
+//! counts the placeable types' sets and picks a slot among them and the actions; most
+//! placements carry no effect, and are written in place with nothing kept to undo them.
+//! The games are the very ones the general loop (`Core::playout_listed`) plays, seed for
+//! seed: the draws are the same, only the bookkeeping around them is left out.
+
+use super::bits::Bits;
+use super::core::Core;
+use super::evaluate::Ctx;
+use super::movegen::Scratch;
+use super::position::Pos;
+use super::search::{Ending, MAX_TURN_MOVES, Rng};
+use super::state::{Cell, Move, MoveKind, NONE, State};
+
+/// A move drawn by `Core::random_placed`, in a few bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// A piece of this type from the mover's hand onto this cell, with the effect block of
+    /// its placement (or `NONE`).
+    Place(u8, Cell, u16),
+    /// The action of this index.
+    Action(u8),
+    /// The player to move has no legal move.
+    Nothing,
+    /// Not drawn here: a type in hand is placed in another way, or too many types are in
+    /// hand; the general draw decides.
+    Undecided,
+}
+
+/// The most piece types in hand one draw takes from their sets.
+const MOST: usize = 4;
+
+impl<const W: usize> Core<W> {
+    /// Whether playouts take the placement loop (`playout_placed`).
+    pub fn plays_placed(&self) -> bool {
+        self.only_placed && self.keys.is_none()
+    }
+
+    /// A draw where every move is a placement given as a set or an action
+    /// (`Core::only_placed`): the placeable types' sets and the actions are the slots, an
+    /// action whose condition fails is set aside and another slot drawn.
+    #[inline]
+    pub fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
+        let me = st.s.to_move;
+        let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
+        let (mut n, mut total) = (0, 0);
+        for p in 0..self.moves.len() {
+            if st.hand[me as usize][p] == 0 {
+                continue;
+            }
+            if !self.placed[p] || n == MOST {
+                return Drawn::Undecided;
+            }
+            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[p]);
+            let count = cells.count();
+            types[n] = (p as u8, cells, then, count);
+            n += 1;
+            total += count;
+        }
+        // Actions not yet set aside, one bit each (`only_placed` holds under 64).
+        let mut live: u64 = (1u64 << self.actions.len()) - 1;
+        loop {
+            let slots = total + live.count_ones();
+            if slots == 0 {
+                return Drawn::Nothing;
+            }
+            let mut k = rng.below(slots as usize) as u32;
+            if k < total {
+                for &(piece, cells, then, count) in &types[..n] {
+                    if k < count {
+                        return Drawn::Place(piece, cells.nth(k).expect("within the count"), then);
+                    }
+                    k -= count;
+                }
+                unreachable!("the slot is below the placements' total");
+            }
+            let i = Bits::<1>([live]).nth(k - total).expect("a live action");
+            if (self.actions[i as usize].0)(self, st, &mut Ctx::new(me)) {
+                return Drawn::Action(i as u8);
+            }
+            live &= !(1 << i);
+        }
+    }
+
+    /// A random playout of a game that `plays_placed`: as `playout_listed`, but a
+    /// placement with no effect is written in place, with no undo data or history.
+    pub fn playout_placed(
+        &self,
+        pos: &mut Pos<W>,
+        rng: &mut Rng,
+        max_plies: u64,
+        sc: &mut Scratch,
+    ) -> (Ending, u64) {
+        let mut plies = 0;
+        loop {
+            let m = match self.random_placed(&pos.st, rng) {
+                Drawn::Place(piece, to, NONE) if self.after_pieces >> piece & 1 == 0 => {
+                    // Nothing is recorded for repetitions (no rule reads them): the
+                    // position has occurred once.
+                    if let Some(o) = self.decide(&pos.st, false, 1) {
+                        return (Ending::Over(o), plies);
+                    }
+                    if plies >= max_plies {
+                        return (Ending::Cut, plies);
+                    }
+                    if pos.st.s.streak >= MAX_TURN_MOVES {
+                        return (Ending::Runaway, plies);
+                    }
+                    self.place_bare(&mut pos.st, piece, to);
+                    plies += 1;
+                    continue;
+                }
+                Drawn::Place(piece, to, effect) => Some(Move {
+                    kind: MoveKind::Place,
+                    piece,
+                    to,
+                    effect,
+                    ..Move::PASS
+                }),
+                Drawn::Action(i) => Some(self.action(i as usize)),
+                Drawn::Nothing => None,
+                Drawn::Undecided => self.random_legal(&mut pos.st, rng, sc),
+            };
+            let reps = pos.repetitions();
+            if let Some(o) = self.decide(&pos.st, m.is_none(), reps) {
+                return (Ending::Over(o), plies);
+            }
+            if plies >= max_plies {
+                return (Ending::Cut, plies);
+            }
+            if pos.st.s.streak >= MAX_TURN_MOVES {
+                return (Ending::Runaway, plies);
+            }
+            self.play(pos, &m.unwrap_or(Move::PASS));
+            pos.commit();
+            plies += 1;
+        }
+    }
+
+    /// What `make` does for a placement with no effect block and no `after move` block,
+    /// in a game with no hash: the cell, the hand and the turn, nothing logged.
+    #[inline(always)]
+    fn place_bare(&self, st: &mut State<W>, piece: u8, to: Cell) {
+        let me = st.s.to_move;
+        st.write_unlogged(&self.codes, to, self.codes.code(me, piece));
+        st.hand[me as usize][piece as usize] -= 1;
+        let s = &mut st.s;
+        s.last_from = NONE;
+        s.last_to = to;
+        s.passes = 0;
+        s.moves_made[me as usize] += 1;
+        s.previous = me;
+        s.ply += 1;
+        s.streak = 0;
+        s.turns += 1;
+        s.to_move = self.after(me);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each game's playouts, through the placement loop and the general one: the same
+    /// endings, lengths and final positions, seed for seed.
+    #[test]
+    fn the_placement_loop_plays_the_general_loops_games() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+        let mut tried = 0;
+        for name in ["tictactoe", "connect4", "hex", "three-in-a-row", "ataxx"] {
+            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
+            let core = Core::<2>::new(crate::compile(&source).expect("compiles").0);
+            if !core.plays_placed() {
+                continue;
+            }
+            tried += 1;
+            let start = core.start_pos();
+            let mut sc = Scratch::default();
+            for i in 0..300 {
+                let (mut a, mut b) = (start.clone(), start.clone());
+                let ra = core.playout_placed(&mut a, &mut Rng::for_playout(7, i), 400, &mut sc);
+                let rb = core.playout_listed(&mut b, &mut Rng::for_playout(7, i), 400, &mut sc);
+                assert_eq!(ra, rb, "{name}, playout {i}");
+                assert!(
+                    a.st == b.st,
+                    "{name}, playout {i}: the final positions differ"
+                );
+            }
+        }
+        assert!(tried >= 3, "only {tried} games play placements");
+    }
+
+    #[test]
+    fn a_placement_with_an_effect_or_after_block_is_made_in_full() {
+        // Flipping neighbours (an effect) and counting in an `after move` block: both
+        // loops must still agree.
+        let source = "game \"T\" { }\nplayers { white black }\nboard 4 x 4\n\
+            piece Man letter M\npiece Dot letter D\n\
+            hand { white Man 8 Dot 2  black Man 8 Dot 2 }\n\
+            counter placed = 0\n\
+            moves Man { place on empty then { for d in orthogonal { if to + d is enemy { flip to + d } } } }\n\
+            moves Dot { place on empty }\n\
+            after move of Dot { placed += 1 }\n\
+            end { when no moves: draw }\n";
+        let core = Core::<1>::new(crate::compile(source).expect("compiles").0);
+        assert!(core.plays_placed());
+        let start = core.start_pos();
+        let mut sc = Scratch::default();
+        for i in 0..200 {
+            let (mut a, mut b) = (start.clone(), start.clone());
+            let ra = core.playout_placed(&mut a, &mut Rng::for_playout(3, i), 400, &mut sc);
+            let rb = core.playout_listed(&mut b, &mut Rng::for_playout(3, i), 400, &mut sc);
+            assert_eq!(ra, rb, "playout {i}");
+            assert!(a.st == b.st, "playout {i}: the final positions differ");
+        }
+    }
+}
