@@ -58,48 +58,49 @@ impl<const W: usize> Core<W> {
             return false;
         }
         let key = |f: &Fill| f.core == self.id && f.region == a as u16 && f.me == me as u8;
-        let kept = FILLS.with_borrow(|fills| {
-            let f = fills.iter().find(|f| key(f))?;
-            let before = bits::<W>(&f.within);
-            if !before.minus(within).is_empty() {
-                return None;
-            }
+        FILLS.with_borrow_mut(|fills| {
+            let kept = fills.iter().position(key);
             // A complete fill through fewer cells is part of this one; only the cells
             // added since can join it, next to it or in `a`.
-            let filled = bits::<W>(&f.filled);
-            let mut joining = seed.minus(filled);
-            for c in within.minus(before).minus(joining).iter() {
-                if self.geo.adjacent[c as usize].intersects(&filled) {
-                    joining.insert(c);
+            let (filled, joining) = match kept.map(|i| &fills[i]) {
+                Some(f) if bits::<W>(&f.within).minus(within).is_empty() => {
+                    let filled = bits::<W>(&f.filled);
+                    let mut joining = seed.minus(filled);
+                    for c in within.minus(bits(&f.within)).minus(joining).iter() {
+                        if self.geo.adjacent[c as usize].intersects(&filled) {
+                            joining.insert(c);
+                        }
+                    }
+                    (filled, joining)
                 }
+                _ => (Bits::EMPTY, seed),
+            };
+            if filled.intersects(&goal) {
+                return true;
             }
-            Some((filled, joining))
-        });
-        let (filled, joining) = kept.unwrap_or((Bits::EMPTY, seed));
-        if filled.intersects(&goal) {
-            return true;
-        }
-        let (filled, met) = self.grow(filled.or(joining), joining, within, goal);
-        if !met {
-            FILLS.with_borrow_mut(|fills| {
-                let f = Fill {
-                    core: self.id,
-                    region: a as u16,
-                    me: me as u8,
-                    within: words(within),
-                    filled: words(filled),
-                };
-                match fills.iter().position(key) {
-                    Some(i) => fills[i] = f,
-                    None if fills.len() < KEPT => fills.push(f),
+            let (filled, met) = self.grow(filled.or(joining), joining, within, goal);
+            if !met {
+                match kept {
+                    Some(i) => {
+                        fills[i].within[..W].copy_from_slice(&within.0);
+                        fills[i].filled[..W].copy_from_slice(&filled.0);
+                    }
                     None => {
-                        fills.remove(0);
-                        fills.push(f);
+                        if fills.len() == KEPT {
+                            fills.remove(0);
+                        }
+                        fills.push(Fill {
+                            core: self.id,
+                            region: a as u16,
+                            me: me as u8,
+                            within: words(within),
+                            filled: words(filled),
+                        });
                     }
                 }
-            });
-        }
-        met
+            }
+            met
+        })
     }
 
     /// Grows `region` (whose cells not in `frontier` have all their neighbours of

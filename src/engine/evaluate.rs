@@ -6,7 +6,7 @@
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
-use super::lines::{self, Windows};
+use super::lines::LineCount;
 use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
 
@@ -72,6 +72,20 @@ pub struct ExprCompiler<'a, const W: usize> {
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn test(&self, t: &crate::ir::Test) -> CTest<W> {
         self.tests.compile(t, &|c| self.cond(c))
+    }
+
+    pub fn line_count(
+        &self,
+        test: &crate::ir::Test,
+        through: &CellExpr,
+        n: u16,
+        exact: bool,
+    ) -> LineCount<W> {
+        let through = match through {
+            CellExpr::LastTo => None,
+            c => Some(self.cell(c)),
+        };
+        LineCount::new(self.test(test), through, n as usize, exact)
     }
 
     pub fn cell(&self, e: &CellExpr) -> CellFn<W> {
@@ -263,6 +277,16 @@ impl<const W: usize> ExprCompiler<'_, W> {
                                 return Box::new(move |_, st, cx| op.holds(own.of(st, cx.me), k));
                             }
                         }
+                    }
+                    if let IntExpr::Lines {
+                        test,
+                        through,
+                        n,
+                        exact,
+                    } = a
+                    {
+                        let l = self.line_count(test, through, *n, *exact);
+                        return Box::new(move |core, st, cx| op.holds(l.count(core, st, cx), k));
                     }
                     let a = self.int(a);
                     return Box::new(move |core, st, cx| op.holds(a(core, st, cx), k));
@@ -520,25 +544,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 n,
                 exact,
             } => {
-                let (t, through, n, exact) =
-                    (self.test(test), self.cell(through), *n as usize, *exact);
-                // Built on first use, when the board is at hand.
-                let windows = std::sync::OnceLock::new();
-                Box::new(move |core, st, cx| {
-                    let c = through(core, st, cx);
-                    if c == NONE || !t.holds(core, st, cx, c) {
-                        return 0;
-                    }
-                    // With the test's cells as a set, a line is a mask test per window
-                    // (or, with too many windows to keep, a walk over bits).
-                    if let Some(set) = t.set(core, st, cx) {
-                        if let Some(w) = windows.get_or_init(|| Windows::new(&core.geo, n)) {
-                            return w.count(c, set, exact);
-                        }
-                        return lines::walk(&core.geo, c, n, exact, |x| set.has(x));
-                    }
-                    lines::walk(&core.geo, c, n, exact, |x| t.holds(core, st, cx, x))
-                })
+                let l = self.line_count(test, through, *n, *exact);
+                Box::new(move |core, st, cx| l.count(core, st, cx))
             }
             IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
                 let (x, y) = (self.int(a), self.int(b));

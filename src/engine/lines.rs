@@ -3,8 +3,10 @@
 //! instead of a walk outwards from the cell.
 
 use super::bits::Bits;
-use super::core::Geo;
-use super::state::Cell;
+use super::compile::test::CTest;
+use super::core::{Core, Geo};
+use super::evaluate::{CellFn, Ctx};
+use super::state::{Cell, NONE, State};
 
 /// The most bytes the windows of one `lines` expression may take; beyond, lines are
 /// walked (very long lines on a large board).
@@ -87,6 +89,70 @@ impl<const W: usize> Windows<W> {
             }
         }
         count
+    }
+}
+
+/// `count lines of N where T through X`, compiled once. The end rule of line games asks
+/// it after every move, about the cell just played (`last-to`): that cell is read
+/// without a closure, and a test given by a table is one set, from which both whether
+/// the cell passes and the lines are read.
+pub struct LineCount<const W: usize> {
+    test: CTest<W>,
+    /// `None` for `last-to`.
+    through: Option<CellFn<W>>,
+    n: usize,
+    exact: bool,
+    /// Built on first use, when the board is at hand.
+    windows: std::sync::OnceLock<Option<Windows<W>>>,
+}
+
+impl<const W: usize> LineCount<W> {
+    pub fn new(test: CTest<W>, through: Option<CellFn<W>>, n: usize, exact: bool) -> Self {
+        LineCount {
+            test,
+            through,
+            n,
+            exact,
+            windows: std::sync::OnceLock::new(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn count(&self, core: &Core<W>, st: &State<W>, cx: &mut Ctx) -> i64 {
+        let c = match &self.through {
+            None => st.s.last_to,
+            Some(f) => f(core, st, cx),
+        };
+        if c == NONE {
+            return 0;
+        }
+        if let CTest::Table(t) = &self.test {
+            let set = t.set(st, cx.me);
+            return if set.has(c) {
+                self.count_in(core, c, set)
+            } else {
+                0
+            };
+        }
+        if !self.test.holds(core, st, cx, c) {
+            return 0;
+        }
+        match self.test.set(core, st, cx) {
+            Some(set) => self.count_in(core, c, set),
+            None => walk(&core.geo, c, self.n, self.exact, |x| {
+                self.test.holds(core, st, cx, x)
+            }),
+        }
+    }
+
+    /// The lines through `c`, a cell of `set`, of cells of `set`: a mask test per window
+    /// (or, with too many windows to keep, a walk over bits).
+    #[inline(always)]
+    fn count_in(&self, core: &Core<W>, c: Cell, set: Bits<W>) -> i64 {
+        match self.windows.get_or_init(|| Windows::new(&core.geo, self.n)) {
+            Some(w) => w.count(c, set, self.exact),
+            None => walk(&core.geo, c, self.n, self.exact, |x| set.has(x)),
+        }
     }
 }
 

@@ -192,6 +192,33 @@ mod tests {
     }
 
     #[test]
+    fn a_position_reset_after_a_playout_is_the_start_again() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+        let source = std::fs::read_to_string(dir.join("connect4.game")).expect("a game");
+        let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+        let start = core.start_pos();
+        let mut pos = start.clone();
+        let mut sc = Scratch::default();
+        let dims = (
+            core.geo.cells as usize,
+            core.moves.len(),
+            core.players as usize,
+        );
+        for i in 0..20 {
+            let (_, plies) = core.playout(&mut pos, &mut Rng::for_playout(5, i), 400, &mut sc);
+            assert!(plies > 0 && pos.st != start.st);
+            pos.reset_from(&start, dims.0, dims.1, dims.2);
+            assert!(
+                pos.st == start.st,
+                "playout {i}: the position is not the start's"
+            );
+            assert_eq!(pos.st.by_owner, start.st.by_owner);
+            assert_eq!(pos.st.by_type, start.st.by_type);
+            assert_eq!(pos.st.occupied, start.st.occupied);
+        }
+    }
+
+    #[test]
     fn a_placement_with_an_effect_or_after_block_is_made_in_full() {
         // Flipping neighbours (an effect) and counting in an `after move` block: both
         // loops must still agree.

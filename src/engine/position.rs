@@ -28,6 +28,12 @@ impl<const W: usize> Clone for Pos<W> {
 }
 
 impl<const W: usize> Pos<W> {
+    /// Makes this position `o` again: see `State::reset_from`.
+    pub fn reset_from(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
+        self.st.reset_from(&o.st, cells, pieces, players);
+        self.history.clone_from(&o.history);
+    }
+
     /// How many times the current position has occurred, this time included.
     pub fn repetitions(&self) -> u32 {
         self.history.repetitions()

@@ -253,7 +253,12 @@ impl<const W: usize> Core<W> {
                 if i >= count {
                     break;
                 }
-                pos.clone_from(start);
+                pos.reset_from(
+                    start,
+                    self.geo.cells as usize,
+                    self.moves.len(),
+                    self.players as usize,
+                );
                 let mut rng = Rng::for_playout(seed, i);
                 let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
                 stats.count += 1;

@@ -172,6 +172,32 @@ impl<const W: usize> Clone for State<W> {
     }
 }
 
+impl<const W: usize> State<W> {
+    /// Makes this state `o` again, copying only what a game of `cells` cells, `pieces`
+    /// piece types and `players` players can change: this state must be a copy of `o`,
+    /// since changed (a playout's position, reset for the next playout).
+    pub fn reset_from(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
+        self.board[..cells].copy_from_slice(&o.board[..cells]);
+        self.by_owner = o.by_owner;
+        self.by_type[..pieces].copy_from_slice(&o.by_type[..pieces]);
+        self.occupied = o.occupied;
+        self.flags = o.flags;
+        for p in 0..players {
+            self.hand[p][..pieces].copy_from_slice(&o.hand[p][..pieces]);
+            self.counters[p] = o.counters[p];
+        }
+        self.s = o.s;
+        self.log.clone_from(&o.log);
+        debug_assert!(
+            self == o
+                && self.by_owner == o.by_owner
+                && self.by_type == o.by_type
+                && self.occupied == o.occupied,
+            "a state reset from another game's"
+        );
+    }
+}
+
 impl<const W: usize> PartialEq for State<W> {
     /// Two states are equal when the game is in the same situation (their undo logs do
     /// not count).
