@@ -344,6 +344,7 @@ impl<const W: usize> Core<W> {
         };
         let x = ExprCompiler {
             tests: &env,
+            geo: &geo,
             chains: Default::default(),
         };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();

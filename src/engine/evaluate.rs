@@ -65,6 +65,8 @@ pub type IntFn<const W: usize> =
 /// Compiles expressions against the tests and regions of one game.
 pub struct ExprCompiler<'a, const W: usize> {
     pub tests: &'a TestEnv<'a, W>,
+    /// The board, for what is precomputed from it (a line's windows, a step's shift).
+    pub geo: &'a super::core::Geo<W>,
     /// The chains of hops met so far: their hop rules and what ends them early.
     pub chains: std::cell::RefCell<Vec<super::core::Chain<W>>>,
 }
@@ -85,7 +87,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
             CellExpr::LastTo => None,
             c => Some(self.cell(c)),
         };
-        LineCount::new(self.test(test), through, n as usize, exact)
+        LineCount::new(self.geo, self.test(test), through, n as usize, exact)
     }
 
     pub fn cell(&self, e: &CellExpr) -> CellFn<W> {

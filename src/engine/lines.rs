@@ -102,18 +102,24 @@ pub struct LineCount<const W: usize> {
     through: Option<CellFn<W>>,
     n: usize,
     exact: bool,
-    /// Built on first use, when the board is at hand.
-    windows: std::sync::OnceLock<Option<Windows<W>>>,
+    /// `None` when they would take too much memory: lines are then walked.
+    windows: Option<Windows<W>>,
 }
 
 impl<const W: usize> LineCount<W> {
-    pub fn new(test: CTest<W>, through: Option<CellFn<W>>, n: usize, exact: bool) -> Self {
+    pub fn new(
+        geo: &Geo<W>,
+        test: CTest<W>,
+        through: Option<CellFn<W>>,
+        n: usize,
+        exact: bool,
+    ) -> Self {
         LineCount {
             test,
             through,
             n,
             exact,
-            windows: std::sync::OnceLock::new(),
+            windows: Windows::new(geo, n),
         }
     }
 
@@ -149,7 +155,7 @@ impl<const W: usize> LineCount<W> {
     /// (or, with too many windows to keep, a walk over bits).
     #[inline(always)]
     fn count_in(&self, core: &Core<W>, c: Cell, set: Bits<W>) -> i64 {
-        match self.windows.get_or_init(|| Windows::new(&core.geo, self.n)) {
+        match &self.windows {
             Some(w) => w.count(c, set, self.exact),
             None => walk(&core.geo, c, self.n, self.exact, |x| set.has(x)),
         }

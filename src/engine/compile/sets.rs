@@ -8,7 +8,7 @@ use super::super::core::Core;
 use super::super::evaluate::{Ctx, ExprCompiler};
 use super::super::state::State;
 use crate::ir::visit::{Visitor, walk_cell};
-use crate::ir::{CellExpr, Cond};
+use crate::ir::{CellExpr, Cond, DirRef};
 
 /// The cells where a condition holds with `to` bound to each.
 pub type SetFn<const W: usize> =
@@ -51,6 +51,15 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             Cond::Is(CellExpr::Step(inner, d, 1), t) if matches!(**inner, CellExpr::To) => {
                 let (t, d) = (self.test(t), *d);
+                // A fixed direction along a translation of the board: one shift.
+                if let (DirRef::Abs(a), true) = (d, t.is_set())
+                    && let Some((delta, has)) = self.geo.translation[a as usize & 7]
+                {
+                    return Some(Box::new(move |core, st, cx| {
+                        let set = t.set(core, st, cx).expect("a set test");
+                        set.shift(-delta).and(has)
+                    }));
+                }
                 t.is_set().then(|| -> SetFn<W> {
                     Box::new(move |core, st, cx| {
                         let set = t.set(core, st, cx).expect("a set test");
@@ -119,10 +128,16 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 }))
             }
             Cond::Or(v) => {
-                let parts = v
+                let mut parts = v
                     .iter()
                     .map(|c| self.cond_set(c))
                     .collect::<Option<Vec<_>>>()?;
+                if parts.len() == 2 {
+                    let (b, a) = (parts.pop()?, parts.pop()?);
+                    return Some(Box::new(move |core, st, cx| {
+                        a(core, st, cx).or(b(core, st, cx))
+                    }));
+                }
                 Some(Box::new(move |core, st, cx| {
                     let mut acc = Bits::EMPTY;
                     for p in &parts {
