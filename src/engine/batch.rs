@@ -144,7 +144,7 @@ impl<const W: usize> Core<W> {
                 continue;
             }
             let targets = Bits::<W>(std::array::from_fn(|w| sets[at + w]));
-            let to = targets.nth(index).expect("within the count");
+            let to = targets.nth_within(index);
             let mut from = to as i32 - sh.delta;
             while sh.slide && !st.occupied.has(from as Cell) {
                 from -= sh.delta;

@@ -105,6 +105,16 @@ impl<const W: usize> Bits<W> {
         None
     }
 
+    /// The `k`-th cell of the set in increasing order (from 0), where `k` is below its
+    /// count: on a one-word board, without counting the word again.
+    #[inline(always)]
+    pub fn nth_within(&self, k: u32) -> u16 {
+        if W == 1 {
+            return select(self.0[0], k);
+        }
+        self.nth(k).expect("k is below the count")
+    }
+
     /// The `k`-th cell of the set in increasing order (from 0), if it has that many.
     #[inline]
     pub fn nth(&self, mut k: u32) -> Option<u16> {
@@ -294,6 +304,11 @@ mod tests {
             let cells: Vec<u16> = b.iter().collect();
             for (k, &c) in cells.iter().enumerate() {
                 assert_eq!(b.nth(k as u32), Some(c), "{b:?}, k = {k}");
+                assert_eq!(b.nth_within(k as u32), c, "{b:?}, k = {k}");
+            }
+            let one = Bits::<1>([w]);
+            for (k, c) in one.iter().enumerate() {
+                assert_eq!(one.nth_within(k as u32), c, "{one:?}, k = {k}");
             }
             assert_eq!(b.nth(cells.len() as u32), None);
         }

@@ -276,7 +276,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     }
                 }
                 if inside {
-                    let to = targets.nth(k - self.count).expect("within the count");
+                    let to = targets.nth_within(k - self.count);
                     self.found = Some(self.make(cx, to, then));
                     return true;
                 }

@@ -845,7 +845,7 @@ impl<const W: usize> Core<W> {
         Some(Move {
             kind: MoveKind::Place,
             piece: sc.origins[at].piece,
-            to: cells.nth(index).expect("within the count"),
+            to: cells.nth_within(index),
             effect: then,
             ..Move::PASS
         })

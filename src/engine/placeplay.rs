@@ -58,6 +58,12 @@ impl<const W: usize> Core<W> {
             n += 1;
             total += count;
         }
+        if self.actions.is_empty() {
+            if total == 0 {
+                return Drawn::Nothing;
+            }
+            return self.placed_slot(&types[..n], rng.below(total as usize) as u32);
+        }
         // Actions not yet set aside, one bit each (`only_placed` holds under 64).
         let mut live: u64 = (1u64 << self.actions.len()) - 1;
         loop {
@@ -65,22 +71,28 @@ impl<const W: usize> Core<W> {
             if slots == 0 {
                 return Drawn::Nothing;
             }
-            let mut k = rng.below(slots as usize) as u32;
+            let k = rng.below(slots as usize) as u32;
             if k < total {
-                for &(piece, cells, then, count) in &types[..n] {
-                    if k < count {
-                        return Drawn::Place(piece, cells.nth(k).expect("within the count"), then);
-                    }
-                    k -= count;
-                }
-                unreachable!("the slot is below the placements' total");
+                return self.placed_slot(&types[..n], k);
             }
-            let i = Bits::<1>([live]).nth(k - total).expect("a live action");
+            let i = Bits::<1>([live]).nth_within(k - total);
             if (self.actions[i as usize].0)(self, st, &mut Ctx::new(me)) {
                 return Drawn::Action(i as u8);
             }
             live &= !(1 << i);
         }
+    }
+
+    /// The placement slot `k` stands for, among the types' cells in turn.
+    #[inline(always)]
+    fn placed_slot(&self, types: &[(u8, Bits<W>, u16, u32)], mut k: u32) -> Drawn {
+        for &(piece, cells, then, count) in types {
+            if k < count {
+                return Drawn::Place(piece, cells.nth_within(k), then);
+            }
+            k -= count;
+        }
+        unreachable!("the slot is below the placements' total");
     }
 
     /// A random playout of a game that `plays_placed`: as `playout_listed`, but a
