@@ -331,13 +331,56 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }),
             Cond::Connects { test, a, b } => {
                 let (t, a, b) = (self.test(test), *a as usize, *b as usize);
+                if let CTest::Table(t) = t {
+                    return Box::new(move |core, st, cx| {
+                        core.connects(t.set(st, cx.me), a, b, cx.me as usize)
+                    });
+                }
                 Box::new(move |core, st, cx| {
                     let within = core.cells_where(st, cx, &t);
                     core.connects(within, a, b, cx.me as usize)
                 })
             }
             Cond::As(p, body) => {
-                let (p, body) = (*p, self.cond(body));
+                let p = *p;
+                // A connection game's end rule (`as previous: friend connects A to B`)
+                // with a table test reads nothing else of the context.
+                if let Cond::Connects { test, a, b } = &**body
+                    && let CTest::Table(t) = self.test(test)
+                {
+                    let (a, b) = (*a as usize, *b as usize);
+                    return Box::new(move |core, st, cx| {
+                        let me = core.player(st, cx, p);
+                        core.connects(t.set(st, me), a, b, me as usize)
+                    });
+                }
+                // A line game's end rule (`as previous: count lines of 3 where friend
+                // through last-to > 0`): a line count reads only the point of view from
+                // the context, so it is switched in place rather than the context copied.
+                if let Cond::Cmp(
+                    IntExpr::Lines {
+                        test,
+                        through,
+                        n,
+                        exact,
+                    },
+                    op,
+                    IntExpr::Const(k),
+                ) = &**body
+                    && matches!(**through, CellExpr::LastTo)
+                {
+                    let (l, op, k) = (self.line_count(test, through, *n, *exact), *op, *k);
+                    if l.reads_only_me() {
+                        return Box::new(move |core, st, cx| {
+                            let me = cx.me;
+                            cx.me = core.player(st, cx, p);
+                            let holds = op.holds(l.count(core, st, cx), k);
+                            cx.me = me;
+                            holds
+                        });
+                    }
+                }
+                let body = self.cond(body);
                 Box::new(move |core, st, cx| {
                     let mut inner = *cx;
                     inner.me = core.player(st, cx, p);

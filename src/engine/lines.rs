@@ -123,6 +123,12 @@ impl<const W: usize> LineCount<W> {
         }
     }
 
+    /// Whether counting reads nothing of the context but the point of view (and writes
+    /// nothing in it): the cell is `last-to` and the test a table.
+    pub fn reads_only_me(&self) -> bool {
+        self.through.is_none() && matches!(self.test, CTest::Table(_))
+    }
+
     #[inline(always)]
     pub fn count(&self, core: &Core<W>, st: &State<W>, cx: &mut Ctx) -> i64 {
         let c = match &self.through {
