@@ -320,18 +320,8 @@ impl<const W: usize> Core<W> {
         let Some(priority) = &self.program.game.priority else {
             if self.only_placed {
                 match self.random_placed(st, rng) {
-                    Drawn::Place(piece, to, effect) => {
-                        return Some(Move {
-                            kind: MoveKind::Place,
-                            piece,
-                            to,
-                            effect,
-                            ..Move::PASS
-                        });
-                    }
-                    Drawn::Action(i) => return Some(self.action(i as usize)),
-                    Drawn::Nothing => return None,
                     Drawn::Undecided => {}
+                    drawn => return self.drawn_move(drawn),
                 }
             }
             // Upper bounds per piece do not cover chains, whose paths branch.

@@ -10,7 +10,7 @@ use super::core::Core;
 use super::evaluate::Ctx;
 use super::movegen::Scratch;
 use super::position::Pos;
-use super::search::{Ending, MAX_TURN_MOVES, Rng};
+use super::search::{Ending, Rng};
 use super::state::{Cell, Move, MoveKind, NONE, State};
 
 /// A move drawn by `Core::random_placed`, in a few bytes.
@@ -85,6 +85,23 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// The move a draw stands for (`None`: no legal move); not for `Undecided`.
+    #[inline(always)]
+    pub fn drawn_move(&self, drawn: Drawn) -> Option<Move> {
+        match drawn {
+            Drawn::Place(piece, to, effect) => Some(Move {
+                kind: MoveKind::Place,
+                piece,
+                to,
+                effect,
+                ..Move::PASS
+            }),
+            Drawn::Action(i) => Some(self.action(i as usize)),
+            Drawn::Nothing => None,
+            Drawn::Undecided => unreachable!("an undecided draw stands for no move"),
+        }
+    }
+
     /// The placement slot `k` stands for, among the types' cells in turn.
     #[inline(always)]
     fn placed_slot(&self, types: &[(u8, Bits<W>, u16, u32)], mut k: u32) -> Drawn {
@@ -110,41 +127,20 @@ impl<const W: usize> Core<W> {
         loop {
             let m = match self.random_placed(&pos.st, rng) {
                 Drawn::Place(piece, to, NONE) if self.after_pieces >> piece & 1 == 0 => {
-                    // Nothing is recorded for repetitions (no rule reads them): the
-                    // position has occurred once.
-                    if let Some(o) = self.decide(&pos.st, false, 1) {
-                        return (Ending::Over(o), plies);
-                    }
-                    if plies >= max_plies {
-                        return (Ending::Cut, plies);
-                    }
-                    if pos.st.s.streak >= MAX_TURN_MOVES {
-                        return (Ending::Runaway, plies);
+                    // No history is kept (no rule reads repetitions): the position has
+                    // occurred once, as `pos.repetitions()` says.
+                    if let Some(e) = self.stops(pos, false, plies, max_plies) {
+                        return (e, plies);
                     }
                     self.place_bare(&mut pos.st, piece, to);
                     plies += 1;
                     continue;
                 }
-                Drawn::Place(piece, to, effect) => Some(Move {
-                    kind: MoveKind::Place,
-                    piece,
-                    to,
-                    effect,
-                    ..Move::PASS
-                }),
-                Drawn::Action(i) => Some(self.action(i as usize)),
-                Drawn::Nothing => None,
                 Drawn::Undecided => self.random_legal(&mut pos.st, rng, sc),
+                drawn => self.drawn_move(drawn),
             };
-            let reps = pos.repetitions();
-            if let Some(o) = self.decide(&pos.st, m.is_none(), reps) {
-                return (Ending::Over(o), plies);
-            }
-            if plies >= max_plies {
-                return (Ending::Cut, plies);
-            }
-            if pos.st.s.streak >= MAX_TURN_MOVES {
-                return (Ending::Runaway, plies);
+            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
+                return (e, plies);
             }
             self.play(pos, &m.unwrap_or(Move::PASS));
             pos.commit();

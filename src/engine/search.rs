@@ -200,20 +200,32 @@ impl<const W: usize> Core<W> {
         let mut plies = 0;
         loop {
             let m = self.random_legal(&mut pos.st, rng, sc);
-            let reps = pos.repetitions();
-            if let Some(o) = self.decide(&pos.st, m.is_none(), reps) {
-                return (Ending::Over(o), plies);
-            }
-            if plies >= max_plies {
-                return (Ending::Cut, plies);
-            }
-            if pos.st.s.streak >= MAX_TURN_MOVES {
-                return (Ending::Runaway, plies);
+            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
+                return (e, plies);
             }
             self.play(pos, &m.unwrap_or(Move::PASS));
             pos.commit();
             plies += 1;
         }
+    }
+
+    /// How a playout stops before its next move, if it does: the end rules, then
+    /// `max_plies`, then a runaway turn.
+    #[inline(always)]
+    pub fn stops(
+        &self,
+        pos: &Pos<W>,
+        no_moves: bool,
+        plies: u64,
+        max_plies: u64,
+    ) -> Option<Ending> {
+        if let Some(o) = self.decide(&pos.st, no_moves, pos.repetitions()) {
+            return Some(Ending::Over(o));
+        }
+        if plies >= max_plies {
+            return Some(Ending::Cut);
+        }
+        (pos.st.s.streak >= MAX_TURN_MOVES).then_some(Ending::Runaway)
     }
 
     /// `count` playouts from `start`, playout `i` seeded from (`seed`, `i`), over
