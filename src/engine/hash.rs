@@ -80,26 +80,10 @@ impl Keys {
     }
 }
 
-/// Position hashes are already uniformly random: a hash map can use them as they are.
-#[derive(Clone, Debug, Default)]
-pub struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// The hashes of the positions a game has been through since its last irreversible move,
-/// with how often each occurred, for `repetitions`.
+/// with how often each occurred, for `repetitions`. Positions before that move cannot
+/// occur again: a game that commits (`History::commit`) drops them, and memory stays
+/// flat however long it runs.
 #[derive(Debug, Default)]
 pub struct History {
     /// In order; the stack that undoing a move pops.
@@ -107,23 +91,133 @@ pub struct History {
     /// Indices of `hashes` where a segment starts: the position after an irreversible
     /// move (or the first one).
     segments: Vec<u32>,
-    counts: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdHasher>>,
+    /// How often each hash of `hashes` occurs there: an open-addressing table (linear
+    /// probing from a hash's low bits, a power of two long, at most half full), which a
+    /// playout clears rather than frees, so that recording a position allocates nothing
+    /// once the table has grown to the game's runs of reversible moves.
+    counts: Counts,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    keys: Vec<u64>,
+    /// 0: a free slot.
+    counts: Vec<u32>,
+    /// Slots in use.
+    used: usize,
+}
+
+impl Counts {
+    const MIN: usize = 16;
+
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.keys.len() - 1
+    }
+
+    /// The slot holding `hash`, or the free slot where it would go.
+    #[inline(always)]
+    fn slot(&self, hash: u64) -> usize {
+        let mask = self.mask();
+        let mut i = hash as usize & mask;
+        while self.counts[i] != 0 && self.keys[i] != hash {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    #[inline]
+    fn add(&mut self, hash: u64, n: u32) {
+        if 2 * (self.used + 1) > self.keys.len() {
+            self.resize((2 * self.keys.len()).max(Self::MIN));
+        }
+        let i = self.slot(hash);
+        if self.counts[i] == 0 {
+            self.keys[i] = hash;
+            self.used += 1;
+        }
+        self.counts[i] += n;
+    }
+
+    #[inline]
+    fn get(&self, hash: u64) -> u32 {
+        if self.keys.is_empty() {
+            return 0;
+        }
+        self.counts[self.slot(hash)]
+    }
+
+    /// One occurrence of `hash`, which the table holds, fewer.
+    #[inline]
+    fn remove_one(&mut self, hash: u64) {
+        let mask = self.mask();
+        let mut hole = self.slot(hash);
+        self.counts[hole] -= 1;
+        if self.counts[hole] != 0 {
+            return;
+        }
+        self.used -= 1;
+        // Backward-shift deletion: an entry further along the probe run moves into the
+        // hole when its home slot does not lie strictly after the hole, so that every
+        // probe still finds its key before a free slot.
+        let mut j = (hole + 1) & mask;
+        while self.counts[j] != 0 {
+            let home = self.keys[j] as usize & mask;
+            if (j.wrapping_sub(home) & mask) >= (j.wrapping_sub(hole) & mask) {
+                self.keys[hole] = self.keys[j];
+                self.counts[hole] = self.counts[j];
+                self.counts[j] = 0;
+                hole = j;
+            }
+            j = (j + 1) & mask;
+        }
+    }
+
+    /// The same entries in a table of `len` slots.
+    fn resize(&mut self, len: usize) {
+        let keys = std::mem::take(&mut self.keys);
+        let counts = std::mem::take(&mut self.counts);
+        self.keys = vec![0; len];
+        self.counts = vec![0; len];
+        self.used = 0;
+        for (k, n) in keys.into_iter().zip(counts) {
+            if n != 0 {
+                self.add(k, n);
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.capacity() * 8 + self.counts.capacity() * 4
+    }
 }
 
 impl Clone for History {
     fn clone(&self) -> Self {
-        History {
-            hashes: self.hashes.clone(),
-            segments: self.segments.clone(),
-            counts: self.counts.clone(),
-        }
+        let mut h = History::default();
+        h.clone_from(self);
+        h
     }
 
-    /// Keeps the allocations, as `State::clone_from` does.
+    /// Keeps the allocations, as `State::clone_from` does: a playout starts from a copy
+    /// of the start, whose table is small. A larger one is cleared and refilled.
     fn clone_from(&mut self, o: &Self) {
         self.hashes.clone_from(&o.hashes);
         self.segments.clone_from(&o.segments);
-        self.counts.clone_from(&o.counts);
+        let (mine, theirs) = (&mut self.counts, &o.counts);
+        if mine.keys.len() > theirs.keys.len() {
+            mine.counts.fill(0);
+            mine.used = 0;
+            for (&k, &n) in theirs.keys.iter().zip(&theirs.counts) {
+                if n != 0 {
+                    mine.add(k, n);
+                }
+            }
+        } else {
+            mine.keys.clone_from(&theirs.keys);
+            mine.counts.clone_from(&theirs.counts);
+            mine.used = theirs.used;
+        }
     }
 }
 
@@ -136,7 +230,7 @@ impl History {
             self.segments.push(self.hashes.len() as u32);
         }
         self.hashes.push(hash);
-        *self.counts.entry(hash).or_insert(0) += 1;
+        self.counts.add(hash, 1);
     }
 
     /// Forgets the last position recorded.
@@ -146,12 +240,7 @@ impl History {
         if self.segments.last() == Some(&(self.hashes.len() as u32)) {
             self.segments.pop();
         }
-        if let Some(n) = self.counts.get_mut(&h) {
-            *n -= 1;
-            if *n == 0 {
-                self.counts.remove(&h);
-            }
-        }
+        self.counts.remove_one(h);
     }
 
     /// Drops the positions before the last irreversible move, for a game whose moves so
@@ -165,18 +254,16 @@ impl History {
             return;
         }
         for h in self.hashes.drain(..start as usize) {
-            if let Some(n) = self.counts.get_mut(&h) {
-                *n -= 1;
-                if *n == 0 {
-                    self.counts.remove(&h);
-                }
-            }
+            self.counts.remove_one(h);
         }
         self.segments.clear();
         self.segments.push(0);
         if self.hashes.capacity() > 4 * self.hashes.len() + 64 {
             self.hashes.shrink_to(2 * self.hashes.len());
-            self.counts.shrink_to(2 * self.counts.len());
+        }
+        if self.counts.keys.len() > 8 * self.counts.used + 1024 {
+            self.counts
+                .resize((4 * self.counts.used).next_power_of_two().max(Counts::MIN));
         }
     }
 
@@ -184,14 +271,14 @@ impl History {
     #[inline]
     pub fn repetitions(&self) -> u32 {
         match self.hashes.last() {
-            Some(h) => self.counts.get(h).copied().unwrap_or(1),
+            Some(&h) => self.counts.get(h).max(1),
             None => 1,
         }
     }
 
     /// Bytes held, for memory checks.
     pub fn bytes(&self) -> usize {
-        self.hashes.capacity() * 8 + self.segments.capacity() * 4 + self.counts.capacity() * 13
+        self.hashes.capacity() * 8 + self.segments.capacity() * 4 + self.counts.bytes()
     }
 }
 
@@ -239,5 +326,47 @@ mod tests {
         h.push(99, false);
         assert_eq!(h.repetitions(), 2);
         assert!(h.bytes() < 4096, "{} bytes", h.bytes());
+    }
+
+    /// Against a plain count over the positions recorded, through random pushes, pops
+    /// and commits, with hashes that repeat often and share probe
+    /// runs, so that removals shift entries back.
+    #[test]
+    fn repetitions_match_a_plain_count() {
+        let mut seed = 7u64;
+        let mut h = History::default();
+        // The model: every position pushed and not popped, with its flag; a commit keeps
+        // those from the last irreversible one on.
+        let mut model: Vec<(u64, bool)> = Vec::new();
+        for step in 0..20_000 {
+            let r = splitmix(&mut seed);
+            match r % 10 {
+                0..=5 => {
+                    // Sixteen values, whose low bits (where probing starts) collide.
+                    let hash = ((r >> 8) % 2) << 4 | ((r >> 16) % 8) << 40;
+                    let irreversible = (r >> 24) % 16 == 0;
+                    h.push(hash, irreversible);
+                    model.push((hash, irreversible || model.is_empty()));
+                }
+                6..=8 if !model.is_empty() => {
+                    h.pop();
+                    model.pop();
+                }
+                _ => {
+                    h.commit();
+                    if let Some(i) = model.iter().rposition(|&(_, irr)| irr) {
+                        model.drain(..i);
+                        model[0].1 = true;
+                    }
+                }
+            }
+            // Real positions before an irreversible move never recur; these can, and
+            // count until a commit drops them.
+            let want = match model.last() {
+                None => 1,
+                Some(&(last, _)) => model.iter().filter(|&&(x, _)| x == last).count() as u32,
+            };
+            assert_eq!(h.repetitions(), want, "step {step}");
+        }
     }
 }
