@@ -344,7 +344,7 @@ mod tests {
                 0..=5 => {
                     // Sixteen values, whose low bits (where probing starts) collide.
                     let hash = ((r >> 8) % 2) << 4 | ((r >> 16) % 8) << 40;
-                    let irreversible = (r >> 24) % 16 == 0;
+                    let irreversible = (r >> 24).is_multiple_of(16);
                     h.push(hash, irreversible);
                     model.push((hash, irreversible || model.is_empty()));
                 }
