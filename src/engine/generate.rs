@@ -650,8 +650,16 @@ impl<const W: usize> Core<W> {
             let set = to.set(self, st, cx).expect("a set test");
             // Counting needs only the size of all the directions' targets together:
             // one popcount, not one per direction. Rays of distinct directions share no
-            // cell; a direction named twice counts twice, as listing would.
-            let counting = matches!(e.mode, Mode::Count | Mode::CountIn(_) | Mode::CountByClass);
+            // cell; a direction named twice counts twice, as listing would. Decoding the
+            // n-th target of a draw may take them together too (in the order of cells,
+            // not of directions: any order in which each target has one index will do),
+            // unless it lists the targets before the n-th to spot duplicates, which must
+            // come in the order listing gives.
+            let counting = match e.mode {
+                Mode::Count | Mode::CountIn(_) | Mode::CountByClass => true,
+                Mode::Nth(_) => !e.keep_before,
+                Mode::Collect | Mode::Hit(_) => false,
+            };
             let mut reached = Bits::EMPTY;
             let mut seen = 0u8;
             for &d in dirs {
