@@ -281,6 +281,9 @@ pub struct Core<const W: usize> {
     pub acts_on_board: Vec<bool>,
     /// Whether every piece type acts on the board.
     pub all_act_on_board: bool,
+    /// The piece types whose rules are `if`s that can rule out some of their pieces,
+    /// position by position, without running them (`origin.rs`).
+    pub origin_gates: Vec<(u8, super::origin::OriginGate<W>)>,
     /// Whether no piece type does.
     pub none_act_on_board: bool,
     /// Whether every move is a placement from a hand or an action, with nothing that makes
@@ -348,6 +351,11 @@ impl<const W: usize> Core<W> {
             chains: Default::default(),
         };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
+        // Pieces only ever placed are no origin on the board: no gate to pass.
+        let origin_gates = (g.moves.iter().enumerate())
+            .filter(|(_, m)| acts_on_board(m))
+            .filter_map(|(p, m)| Some((p as u8, x.origin_gate(m)?)))
+            .collect();
         let attack_ir: Vec<Vec<Stmt>> = (0..g.pieces.len())
             .map(|p| g.attacks[p].clone().unwrap_or_else(|| g.moves[p].clone()))
             .collect();
@@ -440,6 +448,7 @@ impl<const W: usize> Core<W> {
             acts_on_board,
             all_act_on_board,
             none_act_on_board: false,
+            origin_gates,
             only_placed: false,
             counts_in_bulk: false,
             after_pieces: after.iter().fold(0, |m, (pieces, _)| m | pieces),

@@ -27,6 +27,7 @@ mod hash;
 mod lines;
 mod movegen;
 mod notation;
+mod origin;
 pub mod passes;
 mod placeplay;
 mod position;

@@ -111,6 +111,11 @@ impl<const W: usize> Core<W> {
     /// The board's part of `origins`: the pieces on `cells` that act on the board.
     #[inline(always)]
     fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
+        let cells = if self.origin_gates.is_empty() {
+            cells
+        } else {
+            self.through_gates(st, cells)
+        };
         if self.all_act_on_board {
             for from in cells.iter() {
                 f(from, self.codes.piece[st.board[from as usize] as usize]);
