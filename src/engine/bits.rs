@@ -94,6 +94,40 @@ impl<const W: usize> Bits<W> {
         None
     }
 
+    /// The cells up to and including the lowest of the set (every cell when it is
+    /// empty): `x ^ (x - 1)` across the words, the borrow carried from word to word,
+    /// with no branch and no search for the cell.
+    #[inline(always)]
+    pub fn through_lowest(&self) -> Bits<W> {
+        let mut borrow = 1u64;
+        Bits(std::array::from_fn(|i| {
+            let w = self.0[i];
+            let (d, b) = w.overflowing_sub(borrow);
+            borrow = b as u64;
+            w ^ d
+        }))
+    }
+
+    /// The cells from the highest of the set up (every cell when it is empty).
+    #[inline(always)]
+    pub fn from_highest(&self) -> Bits<W> {
+        let mut out = [0u64; W];
+        // Whether a word above holds a cell of the set: the words below get none.
+        let mut above = false;
+        for i in (0..W).rev() {
+            let w = self.0[i];
+            out[i] = if above {
+                0
+            } else if w == 0 {
+                !0
+            } else {
+                !0 << (63 - w.leading_zeros())
+            };
+            above |= w != 0;
+        }
+        Bits(out)
+    }
+
     /// The highest cell of the set.
     #[inline(always)]
     pub fn highest(&self) -> Option<u16> {
@@ -285,6 +319,31 @@ fn select(w: u64, k: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Against the cells counted one by one, on sets of two words that are empty, sparse
+    /// or dense, in either word.
+    #[test]
+    fn the_cells_up_to_the_lowest_and_from_the_highest() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let w = |k: u32| match (i / 4 + k) % 4 {
+                0 => 0,
+                1 => 1 << (x.rotate_left(k * 9) % 64),
+                2 => x.rotate_left(k * 31) & x.rotate_left(k * 17 + 5),
+                _ => x.rotate_left(k * 7),
+            };
+            let set = Bits::<2>([w(0), w(1)]);
+            let (lo, hi) = (set.lowest(), set.highest());
+            let (up, down) = (set.through_lowest(), set.from_highest());
+            for c in 0..128u16 {
+                assert_eq!(up.has(c), lo.is_none_or(|l| c <= l), "{set:?}, cell {c}");
+                assert_eq!(down.has(c), hi.is_none_or(|h| c >= h), "{set:?}, cell {c}");
+            }
+        }
+    }
 
     #[test]
     fn the_kth_cell_is_the_kth_in_order() {

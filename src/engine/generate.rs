@@ -665,19 +665,16 @@ impl<const W: usize> Core<W> {
             for &d in dirs {
                 let d = self.dir(cx, d) as usize & 7;
                 let ray = self.geo.ray_mask[from][d];
+                // The ray up to its first occupied cell or wall, masked from the ray
+                // (no bit scan, no second table read); a wall is no target. A cell is
+                // never both occupied and a wall.
                 let hits = ray.and(st.occupied.or(walls));
-                let blocker = if self.geo.increasing[d] {
-                    hits.lowest()
+                let up_to = if self.geo.increasing[d] {
+                    hits.through_lowest()
                 } else {
-                    hits.highest()
+                    hits.from_highest()
                 };
-                let reach = match blocker {
-                    Some(b) if walls.has(b) => {
-                        ray.minus(self.geo.ray_mask[b as usize][d]).minus(walls)
-                    }
-                    Some(b) => ray.minus(self.geo.ray_mask[b as usize][d]),
-                    None => ray,
-                };
+                let reach = ray.and(up_to).minus(walls);
                 if counting && seen & (1 << d) == 0 {
                     seen |= 1 << d;
                     reached = reached.or(reach);
