@@ -108,9 +108,10 @@ impl<const W: usize> Bits<W> {
         }))
     }
 
-    /// The cells from the highest of the set up (every cell when it is empty).
+    /// The cells down to and including the highest of the set, counted from the top (every
+    /// cell when it is empty).
     #[inline(always)]
-    pub fn from_highest(&self) -> Bits<W> {
+    pub fn down_to_highest(&self) -> Bits<W> {
         let mut out = [0u64; W];
         // Whether a word above holds a cell of the set: the words below get none.
         let mut above = false;
@@ -337,7 +338,7 @@ mod tests {
             };
             let set = Bits::<2>([w(0), w(1)]);
             let (lo, hi) = (set.lowest(), set.highest());
-            let (up, down) = (set.through_lowest(), set.from_highest());
+            let (up, down) = (set.through_lowest(), set.down_to_highest());
             for c in 0..128u16 {
                 assert_eq!(up.has(c), lo.is_none_or(|l| c <= l), "{set:?}, cell {c}");
                 assert_eq!(down.has(c), hi.is_none_or(|h| c >= h), "{set:?}, cell {c}");

@@ -672,7 +672,7 @@ impl<const W: usize> Core<W> {
                 let up_to = if self.geo.increasing[d] {
                     hits.through_lowest()
                 } else {
-                    hits.from_highest()
+                    hits.down_to_highest()
                 };
                 let reach = ray.and(up_to).minus(walls);
                 if counting && seen & (1 << d) == 0 {
