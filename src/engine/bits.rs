@@ -108,8 +108,8 @@ impl<const W: usize> Bits<W> {
         }))
     }
 
-    /// The cells down to and including the highest of the set, counted from the top (every
-    /// cell when it is empty).
+    /// The cells from the top down to and including the highest of the set (every cell
+    /// when it is empty).
     #[inline(always)]
     pub fn down_to_highest(&self) -> Bits<W> {
         let mut out = [0u64; W];
