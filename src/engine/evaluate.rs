@@ -8,7 +8,7 @@ use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
 use super::lines::LineCount;
 use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
-use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef};
+use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef, Test};
 
 /// Evaluation context: the point of view and the variables of the rule being run.
 #[derive(Clone, Copy, Debug)]
@@ -247,7 +247,27 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 Box::new(move |core, st, cx| !x(core, st, cx))
             }
             Cond::And(v) => {
-                let v: Vec<CondFn<W>> = v.iter().map(|x| self.cond(x)).collect();
+                // Neighbouring tests of one cell are one test (`last-to is King and
+                // last-to in edge`): one table lookup rather than two closures.
+                let mut fused: Vec<Cond> = Vec::with_capacity(v.len());
+                for x in v {
+                    match (fused.last_mut(), x) {
+                        (Some(Cond::Is(e, t)), Cond::Is(e2, t2)) if e == e2 => {
+                            *t = match std::mem::replace(t, Test::Any) {
+                                Test::And(mut ts) => {
+                                    ts.push(t2.clone());
+                                    Test::And(ts)
+                                }
+                                t1 => Test::And(vec![t1, t2.clone()]),
+                            };
+                        }
+                        _ => fused.push(x.clone()),
+                    }
+                }
+                if let [one] = &fused[..] {
+                    return self.cond(one);
+                }
+                let v: Vec<CondFn<W>> = fused.iter().map(|x| self.cond(x)).collect();
                 match <[CondFn<W>; 2]>::try_from(v) {
                     Ok([a, b]) => Box::new(move |core, st, cx| a(core, st, cx) && b(core, st, cx)),
                     Err(v) => Box::new(move |core, st, cx| v.iter().all(|x| x(core, st, cx))),
