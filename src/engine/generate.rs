@@ -2,7 +2,7 @@
 //! piece and hand their targets to an [`Emit`], which collects them, counts them, picks
 //! the n-th, or asks whether one of them is a given cell. Statements whose targets form a
 //! set (a slide, step, leap or placement with a tabulated test and no condition) hand the
-//! whole set at once, so that counting is a popcount and a slide is a bit scan.
+//! whole set at once, so that counting is a popcount and a slide a few masks.
 
 use super::bits::Bits;
 use super::compile::sets::SetFn;
