@@ -30,34 +30,40 @@ pub struct OriginGate<const W: usize> {
     arms: Vec<Arm<W>>,
 }
 
-/// Whether a condition reads nothing but the position: not `from`, `to`, a variable, or
+/// Finds what a gate cannot evaluate once per position: `from`, `to`, a variable, or
 /// whether the player has moves (which would run the rules being gated).
-fn of_position(c: &Cond) -> bool {
-    struct Finder(bool);
-    impl Visitor for Finder {
-        fn cond(&mut self, c: &Cond) {
-            self.0 |= matches!(c, Cond::NoMoves);
-            walk_cond(self, c)
-        }
-        fn cell(&mut self, e: &CellExpr) {
-            self.0 |= matches!(e, CellExpr::From | CellExpr::To);
-            walk_cell(self, e)
-        }
-        fn slot(&mut self, _s: crate::ir::Slot) {
-            self.0 = true;
-        }
-        fn dir(&mut self, d: &crate::ir::DirRef) {
-            self.0 |= !d.is_fixed();
-        }
+#[derive(Default)]
+struct ReadsMore(bool);
+
+impl Visitor for ReadsMore {
+    fn cond(&mut self, c: &Cond) {
+        self.0 |= matches!(c, Cond::NoMoves);
+        walk_cond(self, c)
     }
-    let mut f = Finder(false);
+    fn cell(&mut self, e: &CellExpr) {
+        self.0 |= matches!(e, CellExpr::From | CellExpr::To);
+        walk_cell(self, e)
+    }
+    fn slot(&mut self, _s: crate::ir::Slot) {
+        self.0 = true;
+    }
+    fn dir(&mut self, d: &crate::ir::DirRef) {
+        self.0 |= !d.is_fixed();
+    }
+}
+
+/// Whether a condition reads nothing but the position.
+fn of_position(c: &Cond) -> bool {
+    let mut f = ReadsMore::default();
     f.cond(c);
     !f.0
 }
 
-/// Whether a cell expression reads nothing but the position (as `of_position`).
+/// Whether a cell expression reads nothing but the position.
 fn cell_of_position(e: &CellExpr) -> bool {
-    of_position(&Cond::CellEq(e.clone(), e.clone()))
+    let mut f = ReadsMore::default();
+    f.cell(e);
+    !f.0
 }
 
 impl<const W: usize> ExprCompiler<'_, W> {
@@ -157,8 +163,9 @@ mod tests {
     use super::super::state::Move;
     use super::*;
 
-    /// A man steps, then the same man steps again; the second step is gated by
-    /// `from == last-to`, and a third rule's guard reads `to`, which the gate leaves out.
+    /// A man steps, then the same man steps again (gated by `from == last-to`), or any
+    /// man steps diagonally under a guard that reads `to`: not a condition on the
+    /// position, so that in the second phase no man can be ruled out.
     const PHASES: &str = r#"
 game "Phases" { }
 players { white black }
@@ -172,13 +179,13 @@ setup {
 moves Man {
   if phase == 0 { step all to empty then { phase = 1  again } }
   if phase == 1 and from == last-to { step orthogonal to empty then { phase = 0 } }
-  if phase == 1 and from == last-to and to + north is empty { step diagonal to empty then { phase = 0 } }
+  if phase == 1 and to + north is empty { step diagonal to empty then { phase = 0 } }
 }
 end { when no moves: next loses }
 "#;
 
     /// Through random games, the moves listed with the gates are those listed without
-    /// them, and the gates do rule pieces out.
+    /// them, and in Amazons the gates do rule pieces out.
     #[test]
     fn gates_rule_out_only_pieces_without_moves() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
@@ -209,7 +216,7 @@ end { when no moves: next loses }
                 }
             }
             assert!(
-                ruled_out * 4 > positions,
+                name != "amazons" || ruled_out * 4 > positions,
                 "{name}: pieces ruled out in {ruled_out} of {positions} positions"
             );
         }
