@@ -325,11 +325,9 @@ mod tests {
     /// or dense, in either word.
     #[test]
     fn the_cells_up_to_the_lowest_and_from_the_highest() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
         for i in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = crate::engine::hash::splitmix(&mut seed);
             let w = |k: u32| match (i / 4 + k) % 4 {
                 0 => 0,
                 1 => 1 << (x.rotate_left(k * 9) % 64),

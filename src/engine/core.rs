@@ -281,11 +281,11 @@ pub struct Core<const W: usize> {
     pub acts_on_board: Vec<bool>,
     /// Whether every piece type acts on the board.
     pub all_act_on_board: bool,
+    /// Whether no piece type does.
+    pub none_act_on_board: bool,
     /// The piece types whose rules are `if`s that can rule out some of their pieces,
     /// position by position, without running them (`origin.rs`).
     pub origin_gates: Vec<(u8, super::origin::OriginGate<W>)>,
-    /// Whether no piece type does.
-    pub none_act_on_board: bool,
     /// Whether every move is a placement from a hand or an action, with nothing that makes
     /// drawing one more than drawing a slot (no `legal if`, `priority`, choices, chains
     /// or pieces made from nothing; under 64 actions): `Core::random_placed` then draws.

@@ -104,13 +104,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
             if guards.is_empty() && cell.is_none() {
                 return None;
             }
-            let guard = match guards.len() {
-                0 => None,
-                1 => Some(self.cond(&guards[0])),
-                _ => Some(self.cond(&Cond::And(guards))),
-            };
+            // A lone conjunct compiles to its own closure (`ExprCompiler::cond`).
             arms.push(Arm {
-                guard,
+                guard: (!guards.is_empty()).then(|| self.cond(&Cond::And(guards))),
                 cell: cell.map(|e| self.cell(e)),
             });
         }
