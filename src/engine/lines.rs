@@ -14,16 +14,24 @@ const MAX_BYTES: usize = 8 << 20;
 
 /// N cells in a row through a cell, along one line.
 struct Window<const W: usize> {
-    /// Which of the board's lines through the cell (index into `Geo::axes`).
-    axis: u8,
     cells: Bits<W>,
     /// The cells just beyond both ends: a run of exactly N has none of them.
     ends: Bits<W>,
 }
 
+/// One of the board's lines through a cell: the cell's neighbours on it, and its windows.
+struct Line<const W: usize> {
+    /// The cells next to the cell along the line (one or two): a run of two cells or more
+    /// through the cell holds one of them, so a line without is passed over at once.
+    near: Bits<W>,
+    windows: Vec<Window<W>>,
+}
+
 /// Per cell, its windows of `n` cells, grouped by line.
 pub struct Windows<const W: usize> {
-    per_cell: Vec<Vec<Window<W>>>,
+    n: usize,
+    /// Per cell: the neighbours along all of its lines, then the lines.
+    per_cell: Vec<(Bits<W>, Vec<Line<W>>)>,
 }
 
 impl<const W: usize> Windows<W> {
@@ -37,14 +45,23 @@ impl<const W: usize> Windows<W> {
         }
         let per_cell = (0..cells as Cell)
             .map(|c| {
-                let mut out = Vec::new();
-                for (axis, &d) in geo.axes.iter().enumerate() {
+                let mut lines = Vec::new();
+                let mut near_all = Bits::EMPTY;
+                for &d in &geo.axes {
                     // The whole line through c, in order, and where c stands on it.
                     let back = geo.board.ray(c, geo.opposite[d as usize]);
                     let mut line: Vec<Cell> = back.iter().rev().copied().collect();
                     let at = line.len();
                     line.push(c);
                     line.extend_from_slice(geo.board.ray(c, d));
+                    let mut near = Bits::EMPTY;
+                    if at > 0 {
+                        near.insert(line[at - 1]);
+                    }
+                    if let Some(&next) = line.get(at + 1) {
+                        near.insert(next);
+                    }
+                    let mut windows = Vec::new();
                     let first = (at + 1).saturating_sub(n);
                     for start in first..=at {
                         if start + n > line.len() {
@@ -57,35 +74,49 @@ impl<const W: usize> Windows<W> {
                         if let Some(&after) = line.get(start + n) {
                             ends.insert(after);
                         }
-                        out.push(Window {
-                            axis: axis as u8,
+                        windows.push(Window {
                             cells: Bits::from_cells(line[start..start + n].iter().copied()),
                             ends,
                         });
                     }
+                    if !windows.is_empty() {
+                        near_all = near_all.or(near);
+                        lines.push(Line { near, windows });
+                    }
                 }
-                out
+                (near_all, lines)
             })
             .collect();
-        Some(Windows { per_cell })
+        Some(Windows { n, per_cell })
     }
 
     /// How many of the lines through `c` hold a run of cells of `set` through `c` of at
     /// least `n` cells, or with `exact`, of exactly `n`.
     #[inline]
     pub fn count(&self, c: Cell, set: Bits<W>, exact: bool) -> i64 {
+        let (near_all, lines) = &self.per_cell[c as usize];
+        // After most moves of a line game, no cell next to the one played is the mover's:
+        // with n of two or more, no line is then long enough.
+        let gated = self.n >= 2;
+        if gated && !near_all.intersects(&set) {
+            return 0;
+        }
         let mut count = 0;
-        let mut counted = u8::MAX;
-        for w in &self.per_cell[c as usize] {
-            if w.axis == counted || !w.cells.minus(set).is_empty() {
+        for line in lines {
+            if gated && !line.near.intersects(&set) {
                 continue;
             }
-            // The run through c is at least this window; exactly it when neither
-            // neighbour beyond its ends is in the set (then no other window of this
-            // line can be).
-            if !exact || !w.ends.intersects(&set) {
-                count += 1;
-                counted = w.axis;
+            for w in &line.windows {
+                if !w.cells.minus(set).is_empty() {
+                    continue;
+                }
+                // The run through c is at least this window; exactly it when neither
+                // neighbour beyond its ends is in the set (then no other window of this
+                // line can be).
+                if !exact || !w.ends.intersects(&set) {
+                    count += 1;
+                }
+                break;
             }
         }
         count
