@@ -199,15 +199,23 @@ impl<const W: usize> Core<W> {
             }
             let mut reached = pieces.and(sh.has).shift(sh.delta);
             if sh.slide {
-                // The cells a slide crosses and may go on from: masked once, so that each
-                // round of the fill is a shift, two intersections and a union.
+                // The cells a slide crosses and may go on from (empty, open, with a cell
+                // beyond): the slides go on from those first reached through chains of
+                // them, filled by doubling steps (one, two, four… cells at once, as many
+                // rounds as the longest ray needs), with no loop waiting for every slide
+                // to stop.
                 let on = empty.and(open).and(sh.has);
                 reached = reached.and(open);
-                let mut front = reached.and(on);
-                while !front.is_empty() {
-                    let next = front.shift(sh.delta).and(open);
-                    reached = reached.or(next);
-                    front = next.and(on);
+                let mut fill = reached.and(on);
+                if !fill.is_empty() {
+                    let (mut pro, mut step) = (on, sh.delta);
+                    fill = fill.or(pro.and(fill.shift(step)));
+                    for _ in 1..self.geo.fill_rounds {
+                        pro = pro.and(pro.shift(step));
+                        step *= 2;
+                        fill = fill.or(pro.and(fill.shift(step)));
+                    }
+                    reached = reached.or(fill.shift(sh.delta).and(open));
                 }
             }
             f(sh, reached.and(targets));

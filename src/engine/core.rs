@@ -37,6 +37,9 @@ pub struct Geo<const W: usize> {
     /// of a ray is its lowest).
     pub increasing: [bool; MAX_DIRS],
     pub longest_ray: usize,
+    /// Rounds of a fill by doubling steps (1, 2, 4… cells) that cover a ray: the bits of
+    /// `longest_ray - 1`.
+    pub fill_rounds: u32,
     pub opposite: [u8; MAX_DIRS],
     /// Per player: the absolute direction of each rotation from its forward.
     pub rel: [[u8; MAX_DIRS]; MAX_PLAYERS],
@@ -178,6 +181,7 @@ impl<const W: usize> Geo<W> {
             ray_mask,
             increasing,
             longest_ray,
+            fill_rounds: usize::BITS - longest_ray.saturating_sub(1).leading_zeros(),
             opposite,
             rel,
             leap_lists,
