@@ -43,6 +43,22 @@ impl<const W: usize> Core<W> {
     #[inline]
     pub fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
         let me = st.s.to_move;
+        if self.moves.len() == 1 && self.actions.is_empty() {
+            // One piece type and no action (tic-tac-toe, Connect Four, Hex): its cells
+            // are the slots, with no table of types to fill.
+            if st.hand[me as usize][0] == 0 {
+                return Drawn::Nothing;
+            }
+            if !self.placed[0] {
+                return Drawn::Undecided;
+            }
+            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[0]);
+            let count = cells.count();
+            if count == 0 {
+                return Drawn::Nothing;
+            }
+            return Drawn::Place(0, cells.nth_within(rng.below(count as usize) as u32), then);
+        }
         let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
         let (mut n, mut total) = (0, 0);
         for p in 0..self.moves.len() {
