@@ -43,21 +43,19 @@ impl<const W: usize> Core<W> {
     #[inline]
     pub fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
         let me = st.s.to_move;
-        if self.moves.len() == 1 && self.actions.is_empty() {
-            // One piece type and no action (tic-tac-toe, Connect Four, Hex): its cells
-            // are the slots, with no table of types to fill.
-            if st.hand[me as usize][0] == 0 {
-                return Drawn::Nothing;
-            }
-            if !self.placed[0] {
+        if self.moves.len() == 1 {
+            // One piece type (tic-tac-toe, Connect Four, Hex): its cells are the slots,
+            // with no table of types to fill.
+            let (cells, then) = if st.hand[me as usize][0] == 0 {
+                (Bits::EMPTY, NONE)
+            } else if !self.placed[0] {
                 return Drawn::Undecided;
-            }
-            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[0]);
-            let count = cells.count();
-            if count == 0 {
-                return Drawn::Nothing;
-            }
-            return Drawn::Place(0, cells.nth_within(rng.below(count as usize) as u32), then);
+            } else {
+                self.placements(st, &mut Ctx::new(me), &self.moves[0])
+            };
+            return self.slot_or_action(st, rng, cells.count(), |k| {
+                Drawn::Place(0, cells.nth_within(k), then)
+            });
         }
         let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
         let (mut n, mut total) = (0, 0);
@@ -74,11 +72,23 @@ impl<const W: usize> Core<W> {
             n += 1;
             total += count;
         }
+        self.slot_or_action(st, rng, total, |k| self.placed_slot(&types[..n], k))
+    }
+
+    /// Draws among `total` placement slots (decoded by `slot`) and the actions.
+    #[inline(always)]
+    fn slot_or_action(
+        &self,
+        st: &State<W>,
+        rng: &mut Rng,
+        total: u32,
+        slot: impl Fn(u32) -> Drawn,
+    ) -> Drawn {
         if self.actions.is_empty() {
             if total == 0 {
                 return Drawn::Nothing;
             }
-            return self.placed_slot(&types[..n], rng.below(total as usize) as u32);
+            return slot(rng.below(total as usize) as u32);
         }
         // Actions not yet set aside, one bit each (`only_placed` holds under 64).
         let mut live: u64 = (1u64 << self.actions.len()) - 1;
@@ -90,10 +100,10 @@ impl<const W: usize> Core<W> {
             }
             let k = rng.below(slots as usize) as u32;
             if k < total {
-                return self.placed_slot(&types[..n], k);
+                return slot(k);
             }
             let i = Bits::<1>([live]).nth_within(k - total);
-            if (self.actions[i as usize].0)(self, st, &mut Ctx::new(me)) {
+            if (self.actions[i as usize].0)(self, st, &mut Ctx::new(st.s.to_move)) {
                 return Drawn::Action(i as u8);
             }
             live &= !(1 << i);
