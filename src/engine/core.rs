@@ -11,6 +11,7 @@ use super::footprint::Footprint;
 use super::generate::CStmt;
 use super::hash::Keys;
 use super::state::{Cell, Codes, MAX_PLAYERS, Move, NONE, State};
+use super::status::EndRule;
 use crate::geometry::{Board, MAX_DIRS};
 use crate::ir::visit::{Visitor, walk_program, walk_stmt};
 use crate::ir::{self, CellExpr, DirRef, Effect, Program, Stmt};
@@ -332,7 +333,7 @@ pub struct Core<const W: usize> {
     /// Where a move could change what `legal` says, when that can be told.
     pub legal_foot: Option<Footprint<W>>,
     pub score_fn: Option<IntFn<W>>,
-    pub end: Vec<(CondFn<W>, ir::Outcome)>,
+    pub end: Vec<EndRule<W>>,
     pub progress: Progress,
 }
 
@@ -378,7 +379,7 @@ impl<const W: usize> Core<W> {
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let legal_foot = Footprint::of(&x, &program, &attack_ir);
         let score_fn = g.score.as_ref().map(|s| x.int(s));
-        let end = g.end.iter().map(|e| (x.cond(&e.cond), e.outcome)).collect();
+        let end = g.end.iter().map(|e| EndRule::new(&x, e)).collect();
         let actions = g
             .actions
             .iter()

@@ -3,9 +3,52 @@
 
 use super::Outcome;
 use super::core::Core;
-use super::evaluate::Ctx;
+use super::evaluate::{CondFn, Ctx, ExprCompiler};
 use super::state::State;
-use crate::ir::{self, Outcome as IrOutcome};
+use crate::ir::{self, CmpOp, Cond, IntExpr, Outcome as IrOutcome};
+
+/// An end rule, compiled, with what its condition needs of the turn: most rules cannot
+/// hold after most moves (`when no moves`, `when repetitions >= 3`), and are then passed
+/// over without running their condition.
+pub struct EndRule<const W: usize> {
+    cond: CondFn<W>,
+    outcome: IrOutcome,
+    /// A conjunct of the condition is `no moves` (of the player to move).
+    needs_no_moves: bool,
+    /// A conjunct asks for at least this many occurrences of the position.
+    min_repetitions: u32,
+}
+
+impl<const W: usize> EndRule<W> {
+    pub fn new(x: &ExprCompiler<'_, W>, rule: &ir::EndRule) -> EndRule<W> {
+        let conjuncts = match &rule.cond {
+            Cond::And(v) => &v[..],
+            c => std::slice::from_ref(c),
+        };
+        let mut needs_no_moves = false;
+        let mut min_repetitions = 0;
+        for c in conjuncts {
+            match c {
+                Cond::NoMoves => needs_no_moves = true,
+                Cond::Cmp(IntExpr::Repetitions, op, IntExpr::Const(k)) => {
+                    let least = match op {
+                        CmpOp::Ge | CmpOp::Eq => *k,
+                        CmpOp::Gt => k.saturating_add(1),
+                        _ => 0,
+                    };
+                    min_repetitions = min_repetitions.max(least.clamp(0, u32::MAX as i64) as u32);
+                }
+                _ => {}
+            }
+        }
+        EndRule {
+            cond: x.cond(&rule.cond),
+            outcome: rule.outcome,
+            needs_no_moves,
+            min_repetitions,
+        }
+    }
+}
 
 impl<const W: usize> Core<W> {
     /// The first end rule that holds, with what the player to move can do and how often
@@ -16,9 +59,12 @@ impl<const W: usize> Core<W> {
         cx.no_moves = no_moves;
         cx.moves_known = true;
         cx.repetitions = repetitions;
-        for (cond, outcome) in &self.end {
-            if cond(self, st, &mut cx) {
-                return Some(self.outcome(st, &mut cx, *outcome));
+        for rule in &self.end {
+            if (rule.needs_no_moves && !no_moves) || repetitions < rule.min_repetitions {
+                continue;
+            }
+            if (rule.cond)(self, st, &mut cx) {
+                return Some(self.outcome(st, &mut cx, rule.outcome));
             }
         }
         if no_moves && !self.program.game.forced_pass {
