@@ -300,6 +300,15 @@ impl<const W: usize> ExprCompiler<'_, W> {
                             }
                         }
                     }
+                    // `in-hand(white) + in-hand(black) == 0`: a sum of numbers of named
+                    // players' own, read in one closure.
+                    if let Some(terms) = self.owns_of_named(a)
+                        && terms.len() > 1
+                    {
+                        return Box::new(move |_, st, _| {
+                            op.holds(terms.iter().map(|&(p, own)| own.of(st, p)).sum(), k)
+                        });
+                    }
                     if let IntExpr::Lines {
                         test,
                         through,
@@ -321,7 +330,15 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             Cond::PlayerEq(a, b) => {
                 let (a, b) = (*a, *b);
-                Box::new(move |core, st, cx| core.player(st, cx, a) == core.player(st, cx, b))
+                // `mover == white`: one side named, read without a second lookup.
+                match (a, b) {
+                    (p, PlayerRef::Named(i)) | (PlayerRef::Named(i), p) => {
+                        Box::new(move |core, st, cx| core.player(st, cx, p) == i)
+                    }
+                    _ => Box::new(move |core, st, cx| {
+                        core.player(st, cx, a) == core.player(st, cx, b)
+                    }),
+                }
             }
             Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
                 let all = matches!(c, Cond::Forall { .. });
@@ -642,6 +659,24 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     inner(core, st, &mut c)
                 })
             }
+        }
+    }
+}
+
+impl<const W: usize> ExprCompiler<'_, W> {
+    /// A sum of numbers of named players' own (`in-hand(white) + in-hand(black)`), as
+    /// its terms.
+    fn owns_of_named(&self, e: &IntExpr) -> Option<Vec<(u8, Own)>> {
+        match e {
+            IntExpr::Of(PlayerRef::Named(p), inner) => {
+                Some(vec![(*p, Own::of_expr(inner, self.tests.pieces)?)])
+            }
+            IntExpr::Add(a, b) => {
+                let mut terms = self.owns_of_named(a)?;
+                terms.extend(self.owns_of_named(b)?);
+                Some(terms)
+            }
+            _ => None,
         }
     }
 }
