@@ -184,6 +184,43 @@ impl<const W: usize> Core<W> {
         (frame, false)
     }
 
+    /// Whether `move_bare` plays `m` as `make` would: a placement or a plain move with no
+    /// effect block, no `after move` block for its piece, in a game with no hash.
+    #[inline(always)]
+    pub fn is_bare(&self, m: &Move) -> bool {
+        self.keys.is_none()
+            && matches!(m.kind, MoveKind::Normal | MoveKind::Place)
+            && m.effect == NONE
+            && m.hops == 0
+            && self.after_pieces >> m.piece & 1 == 0
+    }
+
+    /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):
+    /// the cells, the hand and the turn, nothing logged, for a playout's position, which
+    /// is never taken back.
+    #[inline(always)]
+    pub fn move_bare(&self, st: &mut State<W>, piece: u8, from: Cell, to: Cell) {
+        let me = st.s.to_move;
+        if from == NONE {
+            st.write_unlogged(&self.codes, to, self.codes.code(me, piece));
+            st.hand[me as usize][piece as usize] -= 1;
+        } else {
+            let code = st.board[from as usize];
+            st.write_unlogged(&self.codes, from, 0);
+            st.write_unlogged(&self.codes, to, code);
+        }
+        let s = &mut st.s;
+        s.last_from = from;
+        s.last_to = to;
+        s.passes = 0;
+        s.moves_made[me as usize] += 1;
+        s.previous = me;
+        s.ply += 1;
+        s.streak = 0;
+        s.turns += 1;
+        s.to_move = self.after(me);
+    }
+
     /// Undoes a move made with `make` (or `probe`).
     #[inline]
     pub fn unmake(&self, st: &mut State<W>, frame: Frame) {
@@ -419,5 +456,53 @@ fn piece_ref(cx: &Ctx, p: PieceRef) -> u8 {
     match p {
         PieceRef::Const(p) => p,
         PieceRef::Var(s) => cx.slots[s as usize] as u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::core::Core;
+    use crate::engine::movegen::Scratch;
+    use crate::engine::search::Rng;
+
+    /// Through random games, every move that `is_bare` leaves the very state `make`
+    /// leaves, sets of cells included.
+    #[test]
+    fn a_bare_move_is_made_as_make_makes_it() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+        let mut bare = 0;
+        for name in [
+            "wolf-and-sheep",
+            "breakthrough",
+            "tictactoe",
+            "english-draughts",
+        ] {
+            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
+            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let mut sc = Scratch::default();
+            for i in 0..50 {
+                let mut rng = Rng::for_playout(11, i);
+                let mut st = core.start();
+                for _ in 0..300 {
+                    let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {
+                        break;
+                    };
+                    let mut made = st.clone();
+                    core.make(&mut made, &m);
+                    made.commit();
+                    if core.is_bare(&m) {
+                        bare += 1;
+                        core.move_bare(&mut st, m.piece, m.from, m.to);
+                        assert!(st == made, "{name}: {m:?}");
+                        assert_eq!(st.by_owner, made.by_owner, "{name}: {m:?}");
+                        assert_eq!(st.by_type, made.by_type, "{name}: {m:?}");
+                        assert_eq!(st.occupied, made.occupied, "{name}: {m:?}");
+                    } else {
+                        st = made;
+                    }
+                }
+            }
+        }
+        assert!(bare > 1000, "only {bare} bare moves");
     }
 }

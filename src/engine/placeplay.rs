@@ -158,7 +158,7 @@ impl<const W: usize> Core<W> {
                     if let Some(e) = self.stops(pos, false, plies, max_plies) {
                         return (e, plies);
                     }
-                    self.place_bare(&mut pos.st, piece, to);
+                    self.move_bare(&mut pos.st, piece, NONE, to);
                     plies += 1;
                     continue;
                 }
@@ -172,25 +172,6 @@ impl<const W: usize> Core<W> {
             pos.commit();
             plies += 1;
         }
-    }
-
-    /// What `make` does for a placement with no effect block and no `after move` block,
-    /// in a game with no hash: the cell, the hand and the turn, nothing logged.
-    #[inline(always)]
-    fn place_bare(&self, st: &mut State<W>, piece: u8, to: Cell) {
-        let me = st.s.to_move;
-        st.write_unlogged(&self.codes, to, self.codes.code(me, piece));
-        st.hand[me as usize][piece as usize] -= 1;
-        let s = &mut st.s;
-        s.last_from = NONE;
-        s.last_to = to;
-        s.passes = 0;
-        s.moves_made[me as usize] += 1;
-        s.previous = me;
-        s.ply += 1;
-        s.streak = 0;
-        s.turns += 1;
-        s.to_move = self.after(me);
     }
 }
 

@@ -203,8 +203,14 @@ impl<const W: usize> Core<W> {
             if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
-            self.play(pos, &m.unwrap_or(Move::PASS));
-            pos.commit();
+            match m {
+                // Nothing to undo and no history to keep (no rule reads repetitions).
+                Some(m) if self.is_bare(&m) => self.move_bare(&mut pos.st, m.piece, m.from, m.to),
+                m => {
+                    self.play(pos, &m.unwrap_or(Move::PASS));
+                    pos.commit();
+                }
+            }
             plies += 1;
         }
     }
