@@ -4,7 +4,7 @@
 use super::Outcome;
 use super::core::Core;
 use super::hash::History;
-use super::state::{Frame, Move, MoveKind, State};
+use super::state::{Cell, Code, Frame, Move, MoveKind, State};
 
 /// A state and the hashes of the positions before it.
 #[derive(Debug)]
@@ -51,6 +51,18 @@ impl<const W: usize> Pos<W> {
 #[derive(Clone, Copy, Debug)]
 pub struct Played {
     frame: Frame,
+    /// A move that `is_bare`, made with nothing logged: what undoes it besides the
+    /// scalars.
+    bare: Option<Bare>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bare {
+    piece: u8,
+    from: Cell,
+    to: Cell,
+    /// What the target held before.
+    was: Code,
 }
 
 impl<const W: usize> Core<W> {
@@ -67,8 +79,24 @@ impl<const W: usize> Core<W> {
     #[inline]
     pub fn play(&self, pos: &mut Pos<W>, m: &Move) -> Played {
         if self.keys.is_none() {
+            if self.is_bare(m) {
+                // The cells, the hand and the turn, with no log entry (perft's last moves
+                // before the counted ply, most of the time).
+                let frame = pos.st.frame();
+                let was = pos.st.board[m.to as usize];
+                self.move_bare(&mut pos.st, m.piece, m.from, m.to);
+                let (piece, from, to) = (m.piece, m.from, m.to);
+                let bare = Some(Bare {
+                    piece,
+                    from,
+                    to,
+                    was,
+                });
+                return Played { frame, bare };
+            }
             return Played {
                 frame: self.make(&mut pos.st, m),
+                bare: None,
             };
         }
         let before = self.progress_key(&pos.st);
@@ -80,7 +108,7 @@ impl<const W: usize> Core<W> {
         );
         let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
         pos.history.push(pos.st.s.hash, irreversible);
-        Played { frame }
+        Played { frame, bare: None }
     }
 
     /// Undoes a move played with `play`.
@@ -89,7 +117,12 @@ impl<const W: usize> Core<W> {
         if self.keys.is_some() {
             pos.history.pop();
         }
-        self.unmake(&mut pos.st, p.frame);
+        match p.bare {
+            Some(b) => pos
+                .st
+                .undo_bare(&self.codes, p.frame, b.piece, b.from, b.to, b.was),
+            None => self.unmake(&mut pos.st, p.frame),
+        }
     }
 
     /// Decides the turn: either the game is over, or `moves` holds the legal moves (a lone
@@ -105,5 +138,47 @@ impl<const W: usize> Core<W> {
             moves.push(Move::PASS);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::movegen::Scratch;
+    use crate::engine::search::Rng;
+
+    /// Random lines of play, taken back move by move with `undo`: every position on the
+    /// way back is the one before the move, sets of cells included, whether the move was
+    /// made bare or logged.
+    #[test]
+    fn undo_takes_back_what_play_made() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+        let mut bare = 0;
+        for name in ["wolf-and-sheep", "tictactoe", "english-draughts", "othello"] {
+            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
+            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let mut sc = Scratch::default();
+            for i in 0..40 {
+                let mut rng = Rng::for_playout(13, i);
+                let mut pos = core.start_pos();
+                let mut line = Vec::new();
+                for _ in 0..60 {
+                    let Some(m) = core.random_legal(&mut pos.st, &mut rng, &mut sc) else {
+                        break;
+                    };
+                    bare += core.is_bare(&m) as u32;
+                    let before = pos.st.clone();
+                    line.push((before, core.play(&mut pos, &m)));
+                }
+                while let Some((before, played)) = line.pop() {
+                    core.undo(&mut pos, played);
+                    assert!(pos.st == before, "{name}, playout {i}");
+                    assert_eq!(pos.st.by_owner, before.by_owner, "{name}, playout {i}");
+                    assert_eq!(pos.st.by_type, before.by_type, "{name}, playout {i}");
+                    assert_eq!(pos.st.occupied, before.occupied, "{name}, playout {i}");
+                }
+            }
+        }
+        assert!(bare > 500, "only {bare} bare moves");
     }
 }

@@ -371,6 +371,28 @@ impl<const W: usize> State<W> {
         self.s = frame.scalars;
     }
 
+    /// Undoes a move made by `Core::move_bare` since `frame` was taken: `piece` went from
+    /// `from` (from the mover's hand when `NONE`) to `to`, which held `was`.
+    #[inline]
+    pub fn undo_bare(
+        &mut self,
+        codes: &Codes,
+        frame: Frame,
+        piece: u8,
+        from: Cell,
+        to: Cell,
+        was: Code,
+    ) {
+        let code = self.board[to as usize];
+        self.write_unlogged(codes, to, was);
+        if from == NONE {
+            self.hand[frame.scalars.to_move as usize][piece as usize] += 1;
+        } else {
+            self.write_unlogged(codes, from, code);
+        }
+        self.s = frame.scalars;
+    }
+
     /// Forgets the undo log: the moves made so far become permanent.
     #[inline]
     pub fn commit(&mut self) {
