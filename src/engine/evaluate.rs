@@ -704,6 +704,12 @@ impl Own {
     fn of<const W: usize>(self, st: &State<W>, p: u8) -> i64 {
         let p = p as usize;
         match self {
+            // Up to eight types, eight counts summed at once (the types past the game's
+            // are never in hand), with no loop.
+            Own::InHand(n) if n <= 8 => {
+                let h: &[u16; 8] = st.hand[p][..8].try_into().expect("eight counts");
+                h.iter().map(|&x| x as u32).sum::<u32>() as i64
+            }
             Own::InHand(n) => st.hand[p][..n].iter().map(|&n| n as i64).sum(),
             Own::MovesMade => st.s.moves_made[p] as i64,
             Own::Counter(i) => st.counters[p][i as usize] as i64,
