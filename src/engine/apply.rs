@@ -196,8 +196,8 @@ impl<const W: usize> Core<W> {
     }
 
     /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):
-    /// the cells, the hand and the turn, nothing logged, for a playout's position, which
-    /// is never taken back.
+    /// the cells, the hand and the turn, nothing logged. A playout's position is never
+    /// taken back; `play` keeps what undoes the move itself (`State::undo_bare`).
     #[inline(always)]
     pub fn move_bare(&self, st: &mut State<W>, piece: u8, from: Cell, to: Cell) {
         let me = st.s.to_move;
