@@ -469,7 +469,6 @@ mod tests {
     /// leaves, sets of cells included.
     #[test]
     fn a_bare_move_is_made_as_make_makes_it() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
         let mut bare = 0;
         for name in [
             "wolf-and-sheep",
@@ -477,8 +476,7 @@ mod tests {
             "tictactoe",
             "english-draughts",
         ] {
-            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
-            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let core = Core::<1>::example(name);
             let mut sc = Scratch::default();
             for i in 0..50 {
                 let mut rng = Rng::for_playout(11, i);

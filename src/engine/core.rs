@@ -337,6 +337,17 @@ pub struct Core<const W: usize> {
     pub progress: Progress,
 }
 
+#[cfg(test)]
+impl<const W: usize> Core<W> {
+    /// The example game `docs/examples/NAME.game`, compiled, for tests.
+    pub fn example(name: &str) -> Core<W> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("docs/examples/{name}.game"));
+        let source = std::fs::read_to_string(path).expect("an example game");
+        Core::new(crate::compile(&source).expect("compiles").0)
+    }
+}
+
 impl<const W: usize> Core<W> {
     pub fn new(program: Program) -> Core<W> {
         let g = &program.game;

@@ -183,11 +183,9 @@ mod tests {
     /// endings, lengths and final positions, seed for seed.
     #[test]
     fn the_placement_loop_plays_the_general_loops_games() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
         let mut tried = 0;
         for name in ["tictactoe", "connect4", "hex", "three-in-a-row", "ataxx"] {
-            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
-            let core = Core::<2>::new(crate::compile(&source).expect("compiles").0);
+            let core = Core::<2>::example(name);
             if !core.plays_placed() {
                 continue;
             }
@@ -212,9 +210,7 @@ mod tests {
 
     #[test]
     fn a_position_reset_after_a_playout_is_the_start_again() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
-        let source = std::fs::read_to_string(dir.join("connect4.game")).expect("a game");
-        let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+        let core = Core::<1>::example("connect4");
         let start = core.start_pos();
         let mut pos = start.clone();
         let mut sc = Scratch::default();

@@ -85,11 +85,10 @@ impl<const W: usize> Core<W> {
                 let frame = pos.st.frame();
                 let was = pos.st.board[m.to as usize];
                 self.move_bare(&mut pos.st, m.piece, m.from, m.to);
-                let (piece, from, to) = (m.piece, m.from, m.to);
                 let bare = Some(Bare {
-                    piece,
-                    from,
-                    to,
+                    piece: m.piece,
+                    from: m.from,
+                    to: m.to,
                     was,
                 });
                 return Played { frame, bare };
@@ -152,11 +151,9 @@ mod tests {
     /// made bare or logged.
     #[test]
     fn undo_takes_back_what_play_made() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
         let mut bare = 0;
         for name in ["wolf-and-sheep", "tictactoe", "english-draughts", "othello"] {
-            let source = std::fs::read_to_string(dir.join(format!("{name}.game"))).expect("a game");
-            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let core = Core::<1>::example(name);
             let mut sc = Scratch::default();
             for i in 0..40 {
                 let mut rng = Rng::for_playout(13, i);
