@@ -188,8 +188,15 @@ impl<const W: usize> Core<W> {
     /// effect block, no `after move` block for its piece, in a game with no hash.
     #[inline(always)]
     pub fn is_bare(&self, m: &Move) -> bool {
-        self.keys.is_none()
-            && matches!(m.kind, MoveKind::Normal | MoveKind::Place)
+        self.keys.is_none() && self.is_plain(m)
+    }
+
+    /// Whether `move_bare` plays `m` as `make` would but for the hash: a placement or a
+    /// plain move with no effect block and no `after move` block for its piece. A move
+    /// made only to be judged by `legal if`, which never reads the hash, is made so.
+    #[inline(always)]
+    pub fn is_plain(&self, m: &Move) -> bool {
+        matches!(m.kind, MoveKind::Normal | MoveKind::Place)
             && m.effect == NONE
             && m.hops == 0
             && self.after_pieces >> m.piece & 1 == 0
