@@ -343,8 +343,14 @@ impl<const W: usize> Core<W> {
     pub fn example(name: &str) -> Core<W> {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("docs/examples/{name}.game"));
-        let source = std::fs::read_to_string(path).expect("an example game");
-        Core::new(crate::compile(&source).expect("compiles").0)
+        Core::of_text(&std::fs::read_to_string(path).expect("an example game"))
+    }
+
+    /// A game's text, compiled, with the IR passes run as `Engine::new` runs them.
+    pub fn of_text(text: &str) -> Core<W> {
+        let mut program = crate::compile(text).expect("compiles").0;
+        super::passes::hoist::run(&mut program);
+        Core::new(program)
     }
 }
 

@@ -7,7 +7,7 @@ use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
 use super::lines::LineCount;
-use super::state::{Cell, NO_CHOICE, NO_CLASS, NONE, State};
+use super::state::{Cell, MAX_PLAYERS, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef, Test};
 
 /// Evaluation context: the point of view and the variables of the rule being run.
@@ -458,6 +458,23 @@ impl<const W: usize> ExprCompiler<'_, W> {
         if !f.is_set() || !t.is_set() {
             return None;
         }
+        if let Some(sight) = Sight::new(self.geo, dirs) {
+            // Only the cells of both sets in sight of X are looked at, each along its
+            // own direction: a king seen by one of two warriors costs two scans, not
+            // one test per direction.
+            return Some(Box::new(move |core, st, cx| {
+                let c = b.get(cx);
+                if c == NONE {
+                    return false;
+                }
+                let f = f.set(core, st, cx).expect("a set test");
+                let both = f.and(t.set(core, st, cx).expect("a set test"));
+                let (star, toward) = sight.of(cx.me, c);
+                star.and(both)
+                    .iter()
+                    .any(|x| core.first_in(c, toward[x as usize], f) == x)
+            }));
+        }
         let dirs = dirs.to_vec();
         Some(Box::new(move |core, st, cx| {
             let c = b.get(cx);
@@ -718,6 +735,78 @@ impl Own {
 }
 
 /// A cell a closure reads straight from the context.
+/// What can be seen from each cell along some fixed directions: the union of their rays,
+/// and for each cell on one of them, which direction it lies in. Kept per player when a
+/// direction is relative (`forward`), once otherwise.
+struct Sight<const W: usize> {
+    cells: usize,
+    /// Per player (or one), per cell.
+    star: Vec<Bits<W>>,
+    /// Per player (or one), per cell, per cell: the direction from the first to the
+    /// second, when the second is on one of the rays.
+    toward: Vec<u8>,
+    per_player: bool,
+}
+
+impl<const W: usize> Sight<W> {
+    /// The most bytes the tables of one condition may take.
+    const MAX_BYTES: usize = 4 << 20;
+
+    /// `None` when the tables would be too large or two of the directions' rays from a
+    /// cell share a cell (then a cell's direction is not one).
+    fn new(geo: &super::core::Geo<W>, dirs: &[DirRef]) -> Option<Sight<W>> {
+        let cells = geo.cells as usize;
+        let per_player = !dirs.iter().all(|d| matches!(d, DirRef::Abs(_)));
+        let tables = if per_player { MAX_PLAYERS } else { 1 };
+        if tables * cells * cells > Self::MAX_BYTES {
+            return None;
+        }
+        let mut star = vec![Bits::EMPTY; tables * cells];
+        let mut toward = vec![u8::MAX; tables * cells * cells];
+        for p in 0..tables {
+            let mut abs: Vec<u8> = dirs
+                .iter()
+                .map(|&d| match d {
+                    DirRef::Abs(a) => a,
+                    DirRef::Rel(r) => geo.rel[p][r as usize & 7],
+                    _ => unreachable!("fixed directions"),
+                })
+                .collect();
+            abs.sort_unstable();
+            abs.dedup();
+            for c in 0..cells {
+                let at = p * cells + c;
+                for &d in &abs {
+                    let ray = geo.ray_mask[c][d as usize & 7];
+                    if ray.intersects(&star[at]) {
+                        return None;
+                    }
+                    star[at] = star[at].or(ray);
+                    for x in ray.iter() {
+                        toward[at * cells + x as usize] = d;
+                    }
+                }
+            }
+        }
+        Some(Sight {
+            cells,
+            star,
+            toward,
+            per_player,
+        })
+    }
+
+    /// The cells in sight of `c`, and the direction of each (indexed by cell).
+    #[inline(always)]
+    fn of(&self, me: u8, c: Cell) -> (Bits<W>, &[u8]) {
+        let at = if self.per_player { me as usize } else { 0 } * self.cells + c as usize;
+        (
+            self.star[at],
+            &self.toward[at * self.cells..(at + 1) * self.cells],
+        )
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Base {
     To,
@@ -836,6 +925,75 @@ impl<const W: usize> Core<W> {
             PlayerRef::Opponent => self.after(cx.me),
             PlayerRef::Previous => st.s.previous,
             PlayerRef::Named(i) => i,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::search::Rng;
+    use super::*;
+
+    /// A king that may not stand in sight of an enemy rook, along directions relative to
+    /// each player or fixed, on a board with holes in the sight lines.
+    fn game(dirs: &str, body: &str) -> String {
+        format!(
+            "game \"Sight\" {{ }}\n\
+             players {{ white forward north  black forward south }}\n\
+             board 7 x 7\n\
+             flag tile = all - c3 e5 d4\n\
+             piece King letter K\npiece Rook letter R\n\
+             setup {{\n white King d1\n white Rook a1 g1 b2\n black King d7\n black Rook a7 g7 f6\n}}\n\
+             moves King {{ step all to not friend }}\n\
+             moves Rook {{ slide all to not friend }}\n\
+             legal if not any d in {dirs}: {body}\n\
+             end {{ when no moves: next loses }}\n"
+        )
+    }
+
+    /// `any d in DIRS: first F from X toward d is T` looks only at the cells of T in
+    /// sight of X (`Sight`); written with a double `not`, the same condition runs one
+    /// test per direction. Both must allow the same moves in every position of random
+    /// games.
+    #[test]
+    fn sight_tables_judge_as_directions_one_by_one() {
+        // As the engine builds its core: with `find` hoisted out of the quantifier.
+        let core = Core::<1>::of_text;
+        let first = "first tile from find friend King toward d";
+        for dirs in [
+            "forward, forward-left, forward-right, left, right",
+            "all",
+            "north, east",
+        ] {
+            let (mut positions, mut ruled_out) = (0, 0);
+            let sight = core(&game(dirs, &format!("{first} is enemy Rook")));
+            let walked = core(&game(dirs, &format!("not not {first} is enemy Rook")));
+            let text = game(dirs, "");
+            let free = text.lines().filter(|l| !l.starts_with("legal if"));
+            let free = free.collect::<Vec<_>>().join("\n");
+            let free = core(&free);
+            for g in 0..40 {
+                let mut rng = Rng::for_playout(5, g);
+                let mut st = sight.start();
+                for _ in 0..80 {
+                    let (mut a, mut b, mut all) = (Vec::new(), Vec::new(), Vec::new());
+                    sight.legal_moves(&mut st, &mut a);
+                    walked.legal_moves(&mut st, &mut b);
+                    free.legal_moves(&mut st, &mut all);
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "{dirs}, game {g}");
+                    ruled_out += all.len() - a.len();
+                    positions += 1;
+                    if a.is_empty() {
+                        break;
+                    }
+                    sight.make(&mut st, &a[rng.below(a.len())]);
+                    st.commit();
+                }
+            }
+            assert!(
+                positions > 500 && ruled_out > 100,
+                "{dirs}: {positions} positions, {ruled_out} moves ruled out"
+            );
         }
     }
 }

@@ -345,10 +345,9 @@ mod tests {
         for path in GAMES {
             let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
             let text = std::fs::read_to_string(&file).expect("the game file");
-            let program = crate::compile(&text).expect("compiles").0;
-            let core = Core::<1>::new(program.clone());
+            let core = Core::<1>::of_text(&text);
             assert!(core.legal_foot.is_some(), "{path}: no footprint");
-            let mut played = Core::<1>::new(program);
+            let mut played = Core::<1>::of_text(&text);
             played.legal_foot = None;
             let (mut positions, mut moves) = (0, 0);
             for game in 0..30 {
