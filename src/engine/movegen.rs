@@ -10,7 +10,7 @@ use super::evaluate::Ctx;
 use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::placeplay::Drawn;
 use super::search::Rng;
-use super::state::{Cell, Move, MoveKind, NO_CLASS, NONE, State};
+use super::state::{Cell, Move, MoveKind, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::MAX_PIECES;
 
 /// A piece (on the board, or in hand when `from` is `NONE`) and how many candidate moves
@@ -156,13 +156,29 @@ impl<const W: usize> Core<W> {
                 return;
             }
             own.clear();
+            // A piece's plain moves (from its cell, no choice, no hops) are told apart by
+            // their targets alone: one set, with no search for the key. No other move
+            // has their key, so `own` never sees one of them.
+            let mut plain = Bits::<W>::EMPTY;
             let mut kept = first;
             for i in first..out.len() {
                 let m = out[i];
                 let keep = if m.kind == MoveKind::Create {
                     made.first(&m)
+                } else if !repeats {
+                    true
+                } else if m.kind == MoveKind::Normal
+                    && m.from == from
+                    && m.hops == 0
+                    && m.choice == NO_CHOICE
+                    && m.cell_choice == NONE
+                    && m.to != NONE
+                {
+                    let fresh = !plain.has(m.to);
+                    plain.insert(m.to);
+                    fresh
                 } else {
-                    !repeats || own.first(&m)
+                    own.first(&m)
                 };
                 if keep {
                     out[kept] = m;
