@@ -262,6 +262,11 @@ pub struct Core<const W: usize> {
     /// same statements (`moves Rook, Bishop, Knight { place on empty }`), which has the
     /// same cells to be placed on: counted once for them all.
     pub placed_like: Vec<u8>,
+    /// Per piece type that is `counted_placed`: the first such type whose placement, the
+    /// `if` around it left out, is the same statement (`if mover == white { place on
+    /// empty }` and `if moves-made > 0 { place on empty }`): its cells are those of that
+    /// type, built once for both when both guards hold.
+    pub placed_set_like: Vec<u8>,
     /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.
@@ -461,6 +466,7 @@ impl<const W: usize> Core<W> {
             any_placed: false,
             counted_placed: Vec::new(),
             placed_like: Vec::new(),
+            placed_set_like: Vec::new(),
             batch: Vec::new(),
             batched: Vec::new(),
             drawn_batched: Vec::new(),
@@ -541,6 +547,23 @@ impl<const W: usize> Core<W> {
         core.placed_like = (0..rules.len())
             .map(|p| {
                 let like = (0..p).find(|&q| core.counted_placed[q] && rules[q] == rules[p]);
+                like.filter(|_| core.counted_placed[p]).unwrap_or(p) as u8
+            })
+            .collect();
+        // The placement under a lone `if` with no `else`, or the rules themselves.
+        let unguarded = |rules: &[Stmt]| match rules {
+            [
+                Stmt::If {
+                    then, otherwise, ..
+                },
+            ] if otherwise.is_empty() => then.clone(),
+            r => r.to_vec(),
+        };
+        core.placed_set_like = (0..rules.len())
+            .map(|p| {
+                let like = (0..p).find(|&q| {
+                    core.counted_placed[q] && unguarded(&rules[q]) == unguarded(&rules[p])
+                });
                 like.filter(|_| core.counted_placed[p]).unwrap_or(p) as u8
             })
             .collect();

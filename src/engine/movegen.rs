@@ -7,7 +7,7 @@ use super::batch::Batch;
 use super::bits::Bits;
 use super::core::{Core, GatedClass};
 use super::evaluate::Ctx;
-use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
+use super::generate::{ANY_CLASS, CLASS_SLOTS, CStmt, Emit, Mode, class_slot};
 use super::placeplay::Drawn;
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NO_CLASS, NONE, State};
@@ -309,8 +309,11 @@ impl<const W: usize> Core<W> {
             }
             let run = |from, piece| self.run(st, from, piece, &mut e);
             self.board_origins(st, st.by_owner[me].minus(together), run);
-            // Each type's count of cells, kept for the types placed like it.
+            // Each type's count of cells, kept for the types placed like it; and the
+            // count of each placement's cells with its guard left out, for the types
+            // whose placement is the same under another guard.
             let mut placeable = [0u32; MAX_PIECES];
+            let mut unguarded = [u32::MAX; MAX_PIECES];
             for p in 0..self.moves.len() {
                 if st.hand[me][p] == 0 {
                     continue;
@@ -318,8 +321,7 @@ impl<const W: usize> Core<W> {
                 if self.counted_placed[p] {
                     let like = self.placed_like[p] as usize;
                     if like == p || st.hand[me][like] == 0 {
-                        let mut cx = Ctx::new(me as u8);
-                        placeable[p] = self.placements(st, &mut cx, &self.moves[p]).0.count();
+                        placeable[p] = self.placeable(st, p, &mut unguarded);
                     } else {
                         placeable[p] = placeable[like];
                     }
@@ -337,6 +339,34 @@ impl<const W: usize> Core<W> {
         }
         self.legal_moves(st, buf);
         buf.len() as u32
+    }
+
+    /// How many cells a piece type in hand that is `counted_placed` may be placed on:
+    /// past its guard, if any, the count of its placement's cells, shared through
+    /// `unguarded` with the types whose placement is the same (`Core::placed_set_like`).
+    #[inline(always)]
+    fn placeable(&self, st: &State<W>, p: usize, unguarded: &mut [u32; MAX_PIECES]) -> u32 {
+        let mut cx = Ctx::new(st.s.to_move);
+        let place = match &self.moves[p][..] {
+            [
+                CStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+            ] if otherwise.is_empty() => {
+                if !cond(self, st, &mut cx) {
+                    return 0;
+                }
+                then
+            }
+            rules => rules,
+        };
+        let like = self.placed_set_like[p] as usize;
+        if unguarded[like] == u32::MAX {
+            unguarded[like] = self.placements(st, &mut cx, place).0.count();
+        }
+        unguarded[like]
     }
 
     /// A legal move drawn uniformly at random, or `None` when there is none; no move list
