@@ -337,6 +337,10 @@ pub struct Core<const W: usize> {
     pub legal: Option<CondFn<W>>,
     /// Where a move could change what `legal` says, when that can be told.
     pub legal_foot: Option<Footprint<W>>,
+    /// Whether counting moves counts the plain ones off `legal_foot` as sets and judges
+    /// only the rest (`Core::count_judged`): a footprint, `simple` rules and no rule
+    /// that may repeat a move.
+    pub judges_in_bulk: bool,
     pub score_fn: Option<IntFn<W>>,
     pub end: Vec<EndRule<W>>,
     pub progress: Progress,
@@ -494,6 +498,7 @@ impl<const W: usize> Core<W> {
             after_sep,
             legal,
             legal_foot,
+            judges_in_bulk: false,
             score_fn,
             end,
             progress,
@@ -617,6 +622,8 @@ impl<const W: usize> Core<W> {
             && core.chains.is_empty()
             && core.program.game.priority.is_none()
             && core.actions.len() < 64;
+        core.judges_in_bulk =
+            core.legal_foot.is_some() && core.simple && !core.may_duplicate.contains(&true);
         core.counts_in_bulk = core.legal.is_none()
             && !core.any_choice
             && !core.creates

@@ -23,6 +23,7 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
+use super::generate::{Emit, Mode};
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
 use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Program, Stmt, Test};
 
@@ -302,6 +303,42 @@ impl<const W: usize> Footprint<W> {
 }
 
 impl<const W: usize> Core<W> {
+    /// How many legal moves the player to move has, when `legal if` has a footprint and
+    /// the rules can repeat no move (`Core::judges_in_bulk`): the plain moves off the
+    /// footprint are counted as sets, each taking the condition's value before the move,
+    /// and only the others are listed and judged.
+    pub(super) fn count_judged(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
+        let (Some(legal), Some(fp)) = (&self.legal, &self.legal_foot) else {
+            self.legal_moves(st, buf);
+            return buf.len() as u32;
+        };
+        let me = st.s.to_move;
+        let mut f = Bits::EMPTY;
+        (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
+        let before = legal(self, st, &mut Ctx::new(me));
+        buf.clear();
+        let mut e = Emit::new(Mode::Judge(f), buf);
+        self.origins(st, |from, piece| {
+            // `after` effects that may write the footprint: every move of the piece is
+            // judged.
+            e.mode = if fp.plain_after >> piece & 1 != 0 {
+                Mode::Judge(f)
+            } else {
+                Mode::Collect
+            };
+            self.run(st, from, piece, &mut e);
+        });
+        let mut count = if before { e.count } else { 0 };
+        for m in buf.iter() {
+            count += if fp.misses(m, &f) {
+                before
+            } else {
+                self.is_legal(st, m)
+            } as u32;
+        }
+        count
+    }
+
     /// Keeps the candidates that pass `legal if`: those whose writes miss the condition's
     /// footprint take its value before the move; the others are played and judged.
     pub(super) fn retain_legal(&self, st: &mut State<W>, out: &mut Vec<Move>) {
@@ -347,8 +384,12 @@ mod tests {
             let text = std::fs::read_to_string(&file).expect("the game file");
             let core = Core::<1>::of_text(&text);
             assert!(core.legal_foot.is_some(), "{path}: no footprint");
+            // Chess's promotions are choices and Shakti's warriors may repeat a move:
+            // their moves are listed to be counted.
+            assert_eq!(core.judges_in_bulk, path.contains("shakhmaty"), "{path}");
             let mut played = Core::<1>::of_text(&text);
             played.legal_foot = None;
+            played.judges_in_bulk = false;
             let (mut positions, mut moves) = (0, 0);
             for game in 0..30 {
                 let mut rng = Rng::for_playout(11, game);
@@ -364,6 +405,9 @@ mod tests {
                         a.len(),
                         b.len()
                     );
+                    // Counted, most moves as sets: as many as listed.
+                    let counted = core.count_legal(&mut pos.st, &mut Vec::new());
+                    assert_eq!(counted as usize, b.len(), "{path}, game {game}");
                     positions += 1;
                     moves += a.len();
                     if a.is_empty() {

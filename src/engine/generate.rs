@@ -104,6 +104,10 @@ pub enum Mode<const W: usize> {
     CountIn(Bits<W>),
     /// Count them, and separately per class of `priority` (`Emit::classes`).
     CountByClass,
+    /// Count the plain moves (of a piece on the board, with no effect block, no piece
+    /// chosen) whose origin and target are off this set, a `legal if`'s footprint; push
+    /// the others, to be judged one by one (`Core::count_judged`).
+    Judge(Bits<W>),
 }
 
 /// How many classes of `priority` a `CountByClass` emitter tells apart; the last slot
@@ -186,7 +190,7 @@ impl<'a, const W: usize> Emit<'a, W> {
         m.hops = path.len() as u8;
         m.path[..path.len()].copy_from_slice(path);
         match self.mode {
-            Mode::Collect => {
+            Mode::Collect | Mode::Judge(_) => {
                 self.out.push(m);
                 false
             }
@@ -249,7 +253,27 @@ impl<'a, const W: usize> Emit<'a, W> {
                 self.count += set.has(to) as u32;
                 false
             }
+            Mode::Judge(f) => {
+                if self.plain(cx, then, f) && !f.has(to) {
+                    self.count += 1;
+                } else {
+                    let m = self.make(cx, to, then);
+                    self.out.push(m);
+                }
+                false
+            }
         }
+    }
+
+    /// Whether, in `Judge` mode, the moves of this piece and rule are plain and start
+    /// off the footprint `f`.
+    #[inline(always)]
+    fn plain(&self, cx: &Ctx, then: u16, f: Bits<W>) -> bool {
+        then == NONE
+            && cx.from != NONE
+            && !cx.create
+            && cx.choice == super::state::NO_CHOICE
+            && !f.has(cx.from)
     }
 
     /// A set of targets, lowest cell first. True when generation should stop.
@@ -290,6 +314,19 @@ impl<'a, const W: usize> Emit<'a, W> {
             }
             Mode::Collect => {
                 for to in targets.iter() {
+                    let m = self.make(cx, to, then);
+                    self.out.push(m);
+                }
+                false
+            }
+            Mode::Judge(f) => {
+                let judged = if self.plain(cx, then, f) {
+                    self.count += targets.minus(f).count();
+                    targets.and(f)
+                } else {
+                    targets
+                };
+                for to in judged.iter() {
                     let m = self.make(cx, to, then);
                     self.out.push(m);
                 }
@@ -656,7 +693,7 @@ impl<const W: usize> Core<W> {
             // unless it lists the targets before the n-th to spot duplicates, which must
             // come in the order listing gives.
             let counting = match e.mode {
-                Mode::Count | Mode::CountIn(_) | Mode::CountByClass => true,
+                Mode::Count | Mode::CountIn(_) | Mode::CountByClass | Mode::Judge(_) => true,
                 Mode::Nth(_) => !e.keep_before,
                 Mode::Collect | Mode::Hit(_) => false,
             };

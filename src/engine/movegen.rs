@@ -98,7 +98,7 @@ pub(super) const DRAW_BATCH_FROM: u32 = 4;
 impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
     #[inline]
-    fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
+    pub(super) fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
         self.board_origins(st, st.by_owner[me], &mut f);
         for p in 0..self.moves.len() {
@@ -132,7 +132,7 @@ impl<const W: usize> Core<W> {
 
     /// Runs one piece's move rules into an emitter.
     #[inline]
-    fn run(&self, st: &State<W>, from: Cell, piece: u8, e: &mut Emit<W>) {
+    pub(super) fn run(&self, st: &State<W>, from: Cell, piece: u8, e: &mut Emit<W>) {
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = from;
         e.piece = piece;
@@ -336,6 +336,9 @@ impl<const W: usize> Core<W> {
                 .iter()
                 .filter(|(when, _)| when(self, st, &mut cx));
             return e.count + actions.count() as u32;
+        }
+        if self.judges_in_bulk {
+            return self.count_judged(st, buf);
         }
         self.legal_moves(st, buf);
         buf.len() as u32
