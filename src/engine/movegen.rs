@@ -6,7 +6,7 @@
 use super::batch::Batch;
 use super::bits::Bits;
 use super::core::{Core, GatedClass};
-use super::evaluate::Ctx;
+use super::evaluate::{CondFn, Ctx};
 use super::generate::{ANY_CLASS, CLASS_SLOTS, CStmt, Emit, Mode, class_slot};
 use super::placeplay::Drawn;
 use super::search::Rng;
@@ -264,10 +264,18 @@ impl<const W: usize> Core<W> {
 
     /// Whether a candidate passes `legal if`, judged after the move from the mover's point
     /// of view.
+    #[inline(always)]
     pub fn is_legal(&self, st: &mut State<W>, m: &Move) -> bool {
-        let Some(legal) = &self.legal else {
-            return true;
-        };
+        match &self.legal {
+            None => true,
+            Some(legal) => self.judge(st, m, legal),
+        }
+    }
+
+    /// `is_legal` for a game with `legal if`: out of line, so that the games without one
+    /// pay only the test for it where a move is drawn.
+    #[inline(never)]
+    fn judge(&self, st: &mut State<W>, m: &Move, legal: &CondFn<W>) -> bool {
         let me = st.s.to_move;
         let mut cx = Ctx::new(me);
         cx.from = m.from;
