@@ -57,7 +57,7 @@ pub struct Geo<const W: usize> {
 }
 
 impl<const W: usize> Geo<W> {
-    fn new(g: &ir::Game) -> Geo<W> {
+    pub fn new(g: &ir::Game) -> Geo<W> {
         let board = Board::new(g.board.clone()).expect("the checker only accepts valid boards");
         let cells = board.cells();
         let dirs = board.dir_count();
@@ -380,6 +380,7 @@ impl<const W: usize> Core<W> {
             tests: &env,
             geo: &geo,
             chains: Default::default(),
+            sights: Default::default(),
         };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
         // Pieces only ever placed are no origin on the board: no gate to pass.

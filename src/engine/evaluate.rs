@@ -3,6 +3,8 @@
 //! `first tile from c toward d`, `find friend King`) get closures of their own, which use
 //! the bitboards instead of walking cells. Pure: nothing here changes the state.
 
+use std::sync::Arc;
+
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
@@ -69,6 +71,9 @@ pub struct ExprCompiler<'a, const W: usize> {
     pub geo: &'a super::core::Geo<W>,
     /// The chains of hops met so far: their hop rules and what ends them early.
     pub chains: std::cell::RefCell<Vec<super::core::Chain<W>>>,
+    /// The sight tables built so far, per list of directions, shared by the conditions
+    /// that look along the same directions (`Sight`).
+    pub sights: std::cell::RefCell<Vec<(Vec<DirRef>, Arc<Sight<W>>)>>,
 }
 
 impl<const W: usize> ExprCompiler<'_, W> {
@@ -458,7 +463,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
         if !f.is_set() || !t.is_set() {
             return None;
         }
-        if let Some(sight) = Sight::new(self.geo, dirs) {
+        if let Some(sight) = self.sight(dirs) {
             // Only the cells of both sets in sight of X are looked at, each along its
             // own direction: a king seen by one of two warriors costs two scans, not
             // one test per direction.
@@ -491,6 +496,20 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 }
             })
         }))
+    }
+
+    /// The sight tables along `dirs`, built once per list of directions, and only while
+    /// all of a game's tables take at most `Sight::MAX_BYTES` (a file with many lists
+    /// keeps its memory bounded; the others are tested direction by direction).
+    fn sight(&self, dirs: &[DirRef]) -> Option<Arc<Sight<W>>> {
+        let mut sights = self.sights.borrow_mut();
+        if let Some((_, s)) = sights.iter().find(|(d, _)| d == dirs) {
+            return Some(s.clone());
+        }
+        let used: usize = sights.iter().map(|(_, s)| s.bytes()).sum();
+        let sight = Arc::new(Sight::new(self.geo, dirs, Sight::<W>::MAX_BYTES - used)?);
+        sights.push((dirs.to_vec(), sight.clone()));
+        Some(sight)
     }
 
     /// The part `X + d is T` of a condition (itself, or one of its `and`), `d` the
@@ -734,11 +753,10 @@ impl Own {
     }
 }
 
-/// A cell a closure reads straight from the context.
 /// What can be seen from each cell along some fixed directions: the union of their rays,
 /// and for each cell on one of them, which direction it lies in. Kept per player when a
 /// direction is relative (`forward`), once otherwise.
-struct Sight<const W: usize> {
+pub struct Sight<const W: usize> {
     cells: usize,
     /// Per player (or one), per cell.
     star: Vec<Bits<W>>,
@@ -749,16 +767,16 @@ struct Sight<const W: usize> {
 }
 
 impl<const W: usize> Sight<W> {
-    /// The most bytes the tables of one condition may take.
+    /// The most bytes the tables of one game may take.
     const MAX_BYTES: usize = 4 << 20;
 
-    /// `None` when the tables would be too large or two of the directions' rays from a
-    /// cell share a cell (then a cell's direction is not one).
-    fn new(geo: &super::core::Geo<W>, dirs: &[DirRef]) -> Option<Sight<W>> {
+    /// `None` when the tables would take more than `budget` bytes, or two of the
+    /// directions' rays from a cell share a cell (then a cell's direction is not one).
+    fn new(geo: &super::core::Geo<W>, dirs: &[DirRef], budget: usize) -> Option<Sight<W>> {
         let cells = geo.cells as usize;
         let per_player = !dirs.iter().all(|d| matches!(d, DirRef::Abs(_)));
         let tables = if per_player { MAX_PLAYERS } else { 1 };
-        if tables * cells * cells > Self::MAX_BYTES {
+        if Self::bytes_for(tables, cells) > budget {
             return None;
         }
         let mut star = vec![Bits::EMPTY; tables * cells];
@@ -796,6 +814,14 @@ impl<const W: usize> Sight<W> {
         })
     }
 
+    fn bytes_for(tables: usize, cells: usize) -> usize {
+        tables * cells * (cells + std::mem::size_of::<Bits<W>>())
+    }
+
+    fn bytes(&self) -> usize {
+        Self::bytes_for(self.star.len() / self.cells.max(1), self.cells)
+    }
+
     /// The cells in sight of `c`, and the direction of each (indexed by cell).
     #[inline(always)]
     fn of(&self, me: u8, c: Cell) -> (Bits<W>, &[u8]) {
@@ -807,6 +833,7 @@ impl<const W: usize> Sight<W> {
     }
 }
 
+/// A cell a closure reads straight from the context.
 #[derive(Clone, Copy)]
 enum Base {
     To,
@@ -949,6 +976,33 @@ mod tests {
              legal if not any d in {dirs}: {body}\n\
              end {{ when no moves: next loses }}\n"
         )
+    }
+
+    /// The sight tables of a game share one budget: on a 25 x 25 board, the tables of
+    /// fixed directions and of one list of relative ones (six players' tables) fit, a
+    /// second list of relative ones does not, and its condition is tested direction by
+    /// direction.
+    #[test]
+    fn sight_tables_stay_within_their_budget() {
+        let text = "game \"Big\" { }\n\
+            players { white forward north  black forward south }\n\
+            board 25 x 25\npiece Man letter M\n\
+            setup {\n white Man a1\n black Man y25\n}\n\
+            moves Man { step all to empty }\n\
+            end { when no moves: next loses }\n";
+        let program = crate::compile(text).expect("compiles").0;
+        let geo = super::super::core::Geo::<11>::new(&program.game);
+        let mut left = Sight::<11>::MAX_BYTES;
+        let lists = [
+            vec![DirRef::Abs(0), DirRef::Abs(2)],
+            vec![DirRef::Rel(0), DirRef::Rel(1)],
+        ];
+        for dirs in &lists {
+            let s = Sight::new(&geo, dirs, left).expect("within the budget");
+            left -= s.bytes();
+        }
+        assert!(Sight::new(&geo, &[DirRef::Rel(2)], left).is_none());
+        assert!(Sight::new(&geo, &[DirRef::Abs(1)], left).is_some());
     }
 
     /// `any d in DIRS: first F from X toward d is T` looks only at the cells of T in
