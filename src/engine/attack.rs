@@ -418,7 +418,7 @@ mod tests {
 
     #[test]
     fn the_plan_finds_the_attackers_that_running_every_piece_finds() {
-        let core = Core::<1>::new(crate::compile(GAME).expect("compiles").0);
+        let core = Core::<1>::of_text(GAME);
         let mut sc = Scratch::default();
         let (mut attacked, mut quiet) = (0, 0);
         for game in 0..40 {

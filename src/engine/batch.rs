@@ -265,7 +265,7 @@ mod tests {
     /// index of `batch_targets`, through `batch_move`) with the moves listed piece by
     /// piece. Returns how many types are batched.
     fn agrees(source: &str) -> usize {
-        let core = Core::<2>::new(crate::compile(source).expect("compiles").0);
+        let core = Core::<2>::of_text(source);
         let mut rng = Rng::new(7);
         let mut sc = Scratch::default();
         let mut positions = 0;

@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn kept_fills_answer_as_fills_from_nothing_do() {
-        let core = Core::<1>::new(crate::compile(GAME).expect("compiles").0);
+        let core = Core::<1>::of_text(GAME);
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: u64| {
             rng ^= rng << 13;

@@ -1320,7 +1320,7 @@ mod tests {
              board 8 x 8\npiece A letter A\npiece B letter B\n\
              setup {{ white A a1  black A h8 }}\n{rules}\nend {{ when no moves: draw }}\n"
         );
-        let core = Core::<1>::new(crate::compile(&src).expect("compiles").0);
+        let core = Core::<1>::of_text(&src);
         core.may_duplicate.iter().map(|&d| !d).collect()
     }
 
@@ -1350,7 +1350,7 @@ mod tests {
              counter phase = 0\nsetup {{ white A a1  black A h8 }}\n{rules}\n\
              end {{ when no moves: draw }}\n"
         );
-        let core = Core::<1>::new(crate::compile(&src).expect("compiles").0);
+        let core = Core::<1>::of_text(&src);
         core.bound[0][0]
     }
 

@@ -231,7 +231,7 @@ mod tests {
     /// every piece that has a first hop by its rules is among them.
     #[test]
     fn starts_are_the_cells_whose_pieces_could_hop() {
-        let core = Core::<1>::new(crate::compile(GAME).expect("compiles").0);
+        let core = Core::<1>::of_text(GAME);
         let gates: Vec<&Gate<1>> = core.chains.iter().filter_map(|c| c.2.as_ref()).collect();
         assert_eq!(gates.len(), core.chains.len(), "every chain has a gate");
         assert!(core.gated_classes.is_some());

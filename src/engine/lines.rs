@@ -237,7 +237,7 @@ mod tests {
                 "game \"T\" {{ }}\nplayers {{ white black }}\n{board}\npiece Man letter M\n\
                  hand {{ white Man 9  black Man 9 }}\nmoves Man {{ place on empty }}\n"
             );
-            let core = Core::<1>::new(crate::compile(&source).expect("compiles").0);
+            let core = Core::<1>::of_text(&source);
             let cells = core.geo.board.cells();
             for n in 1..=5 {
                 let windows = Windows::new(&core.geo, n).expect("small");

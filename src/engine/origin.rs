@@ -187,9 +187,8 @@ end { when no moves: next loses }
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
         let amazons = std::fs::read_to_string(dir.join("amazons.game")).expect("a game");
         for (name, source) in [("phases", PHASES.to_string()), ("amazons", amazons)] {
-            let program = crate::compile(&source).expect("compiles").0;
-            let gated = Core::<2>::new(program.clone());
-            let mut plain = Core::<2>::new(program);
+            let gated = Core::<2>::of_text(&source);
+            let mut plain = Core::<2>::of_text(&source);
             assert_eq!(gated.origin_gates.len(), 1, "{name}");
             plain.origin_gates.clear();
             let (mut sc, mut ruled_out, mut positions) = (Scratch::default(), 0, 0);

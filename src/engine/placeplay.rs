@@ -245,7 +245,7 @@ mod tests {
             moves Dot { place on empty }\n\
             after move of Dot { placed += 1 }\n\
             end { when no moves: draw }\n";
-        let core = Core::<1>::new(crate::compile(source).expect("compiles").0);
+        let core = Core::<1>::of_text(source);
         assert!(core.plays_placed());
         let start = core.start_pos();
         let mut sc = Scratch::default();
