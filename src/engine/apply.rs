@@ -6,7 +6,7 @@ use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{CellFn, CondFn, Ctx, IntFn};
 use super::generate::{CStmt, Emit, Mode};
-use super::state::{Cell, Frame, Move, MoveKind, NONE, State};
+use super::state::{Cell, Code, Frame, Move, MoveKind, NONE, State};
 use crate::ir::{CounterOp, DirRef, PieceRef};
 
 /// A compiled effect.
@@ -70,6 +70,18 @@ pub enum CEffect<const W: usize> {
 pub enum ChooseC<const W: usize> {
     Where(CondFn<W>),
     By { start: CellFn<W>, pattern: CStmt<W> },
+}
+
+/// What undoes a move made by `Core::make_bare`: the scalars before it, and the cells it
+/// wrote (`from` is `NONE` for a placement from the hand).
+#[derive(Clone, Copy, Debug)]
+pub struct Bare {
+    frame: Frame,
+    piece: u8,
+    from: Cell,
+    to: Cell,
+    /// What the target held before.
+    was: Code,
 }
 
 impl<const W: usize> Core<W> {
@@ -204,7 +216,7 @@ impl<const W: usize> Core<W> {
 
     /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):
     /// the cells, the hand and the turn, nothing logged. A playout's position is never
-    /// taken back; `play` keeps what undoes the move itself (`State::undo_bare`).
+    /// taken back; `make_bare` keeps what undoes the move itself.
     #[inline(always)]
     pub fn move_bare(&self, st: &mut State<W>, piece: u8, from: Cell, to: Cell) {
         let me = st.s.to_move;
@@ -226,6 +238,27 @@ impl<const W: usize> Core<W> {
         s.streak = 0;
         s.turns += 1;
         s.to_move = self.after(me);
+    }
+
+    /// Makes a move that `is_plain` with `move_bare`, keeping what undoes it: the
+    /// scalars and the target's old content (`unmake_bare`). Its hash is not kept.
+    #[inline(always)]
+    pub fn make_bare(&self, st: &mut State<W>, m: &Move) -> Bare {
+        let b = Bare {
+            frame: st.frame(),
+            piece: m.piece,
+            from: m.from,
+            to: m.to,
+            was: st.board[m.to as usize],
+        };
+        self.move_bare(st, m.piece, m.from, m.to);
+        b
+    }
+
+    /// Undoes a move made with `make_bare`.
+    #[inline(always)]
+    pub fn unmake_bare(&self, st: &mut State<W>, b: Bare) {
+        st.undo_bare(&self.codes, b.frame, b.piece, b.from, b.to, b.was);
     }
 
     /// Undoes a move made with `make` (or `probe`).

@@ -283,11 +283,9 @@ impl<const W: usize> Core<W> {
         if self.is_plain(m) {
             // Nothing logged and no hash kept: the two cells and the scalars are put
             // back from what was there.
-            let frame = st.frame();
-            let was = st.board[m.to as usize];
-            self.move_bare(st, m.piece, m.from, m.to);
+            let bare = self.make_bare(st, m);
             let ok = legal(self, st, &mut cx);
-            st.undo_bare(&self.codes, frame, m.piece, m.from, m.to, was);
+            self.unmake_bare(st, bare);
             return ok;
         }
         let frame = self.make(st, m);

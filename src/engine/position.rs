@@ -2,9 +2,10 @@
 //! and deciding its turn.
 
 use super::Outcome;
+use super::apply::Bare;
 use super::core::Core;
 use super::hash::History;
-use super::state::{Cell, Code, Frame, Move, MoveKind, State};
+use super::state::{Frame, Move, MoveKind, State};
 
 /// A state and the hashes of the positions before it.
 #[derive(Debug)]
@@ -49,20 +50,10 @@ impl<const W: usize> Pos<W> {
 
 /// What undoes a move played with `Core::play`.
 #[derive(Clone, Copy, Debug)]
-pub struct Played {
-    frame: Frame,
-    /// A move that `is_bare`, made with nothing logged: what undoes it besides the
-    /// scalars.
-    bare: Option<Bare>,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Bare {
-    piece: u8,
-    from: Cell,
-    to: Cell,
-    /// What the target held before.
-    was: Code,
+pub enum Played {
+    Logged(Frame),
+    /// A move that `is_bare`, made with nothing logged.
+    Bare(Bare),
 }
 
 impl<const W: usize> Core<W> {
@@ -79,24 +70,12 @@ impl<const W: usize> Core<W> {
     #[inline]
     pub fn play(&self, pos: &mut Pos<W>, m: &Move) -> Played {
         if self.keys.is_none() {
+            // The cells, the hand and the turn, with no log entry (perft's last moves
+            // before the counted ply, most of the time).
             if self.is_bare(m) {
-                // The cells, the hand and the turn, with no log entry (perft's last moves
-                // before the counted ply, most of the time).
-                let frame = pos.st.frame();
-                let was = pos.st.board[m.to as usize];
-                self.move_bare(&mut pos.st, m.piece, m.from, m.to);
-                let bare = Some(Bare {
-                    piece: m.piece,
-                    from: m.from,
-                    to: m.to,
-                    was,
-                });
-                return Played { frame, bare };
+                return Played::Bare(self.make_bare(&mut pos.st, m));
             }
-            return Played {
-                frame: self.make(&mut pos.st, m),
-                bare: None,
-            };
+            return Played::Logged(self.make(&mut pos.st, m));
         }
         let before = self.progress_key(&pos.st);
         let frame = self.make(&mut pos.st, m);
@@ -107,7 +86,7 @@ impl<const W: usize> Core<W> {
         );
         let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
         pos.history.push(pos.st.s.hash, irreversible);
-        Played { frame, bare: None }
+        Played::Logged(frame)
     }
 
     /// Undoes a move played with `play`.
@@ -116,11 +95,9 @@ impl<const W: usize> Core<W> {
         if self.keys.is_some() {
             pos.history.pop();
         }
-        match p.bare {
-            Some(b) => pos
-                .st
-                .undo_bare(&self.codes, p.frame, b.piece, b.from, b.to, b.was),
-            None => self.unmake(&mut pos.st, p.frame),
+        match p {
+            Played::Bare(b) => self.unmake_bare(&mut pos.st, b),
+            Played::Logged(frame) => self.unmake(&mut pos.st, frame),
         }
     }
 
