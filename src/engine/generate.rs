@@ -153,14 +153,6 @@ impl<'a, const W: usize> Emit<'a, W> {
         }
     }
 
-    /// Whether a statement may give this emitter its targets as a set: all but decoding
-    /// one move, which stops at it and so walks a few directions faster than it builds
-    /// the set.
-    #[inline(always)]
-    pub fn by_sets(&self) -> bool {
-        !matches!(self.mode, Mode::Nth(_))
-    }
-
     #[inline(always)]
     fn make(&self, cx: &Ctx, to: Cell, then: u16) -> Move {
         Move {
@@ -408,7 +400,7 @@ impl<const W: usize> Core<W> {
                 to,
                 then,
                 ..
-            } if e.by_sets() => {
+            } => {
                 cx.from != NONE && {
                     let mask = masks[(cx.me as usize).min(masks.len() - 1)][cx.from as usize];
                     match e.mode {
