@@ -132,6 +132,11 @@ pub struct Emit<'a, const W: usize> {
     pub piece: u8,
     /// In `Nth` mode, also push the candidates before the n-th (to spot duplicates).
     pub keep_before: bool,
+    /// In `Nth` mode without `keep_before`, also record the candidates of each statement
+    /// the n-th is not in, so that a run that misses (fewer candidates than n) leaves
+    /// them all, in order (`Recorded`): a move in `out`, or a set of targets as a move
+    /// with no target in `out` and the set's words here.
+    pub record: Option<&'a mut Vec<u64>>,
     /// Only moves of this class of `priority` (`NO_CLASS`: of none) count, unless it is
     /// `ANY_CLASS`.
     pub class: u8,
@@ -148,6 +153,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             found: None,
             piece: 0,
             keep_before: false,
+            record: None,
             class: ANY_CLASS,
             classes: [0; CLASS_SLOTS],
         }
@@ -200,7 +206,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     self.found = Some(m);
                     return true;
                 }
-                if self.keep_before {
+                if self.keep_before || self.record.is_some() {
                     self.out.push(m);
                 }
                 self.count += 1;
@@ -233,7 +239,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     self.found = Some(self.make(cx, to, then));
                     return true;
                 }
-                if self.keep_before {
+                if self.keep_before || self.record.is_some() {
                     let m = self.make(cx, to, then);
                     self.out.push(m);
                 }
@@ -295,6 +301,13 @@ impl<'a, const W: usize> Emit<'a, W> {
                     let to = targets.nth_within(k - self.count);
                     self.found = Some(self.make(cx, to, then));
                     return true;
+                }
+                if !self.keep_before
+                    && let Some(words) = &mut self.record
+                {
+                    words.extend_from_slice(&targets.0);
+                    let m = self.make(cx, NONE, then);
+                    self.out.push(m);
                 }
                 self.count += n;
                 false

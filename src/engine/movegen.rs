@@ -40,6 +40,14 @@ pub struct Scratch {
     /// For piece types drawn together (`Core::batch`): the origin's index, the type, and
     /// where its shifts' target sets start in `sets`.
     shifted: Vec<(u32, u8, u32)>,
+    /// In `random_by_bounds`, the last origin whose decoding missed (its slots were more
+    /// than its candidates), with those candidates in order: a later draw landing on it
+    /// takes its candidate from them instead of running its rules again.
+    missed: Option<u32>,
+    missed_moves: Vec<Move>,
+    missed_words: Vec<u64>,
+    /// What the run being decoded records (`Emit::record`).
+    words: Vec<u64>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -645,7 +653,7 @@ impl<const W: usize> Core<W> {
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
-                let m = self.nth(st, o.from, o.piece, k - offset, class, &mut sc.moves);
+                let m = self.nth(st, o, k - offset, class, None, &mut sc.moves);
                 let m = m.expect("the n-th candidate exists");
                 if sc.moves.iter().any(|x| x.same_as(&m))
                     || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
@@ -682,7 +690,9 @@ impl<const W: usize> Core<W> {
     /// duplicate of an earlier one, and legal. Every legal move has exactly one slot, so
     /// a kept draw is uniform; only the drawn piece's rules run. A slot past a piece's
     /// candidates has counted them, and the piece's slots shrink to that count (each
-    /// candidate still has one). Gives up (`None`) after a few rejections, which also
+    /// candidate still has one); the run that missed recorded its candidates, so that a
+    /// later slot of the same piece is decoded from them, not by running its rules again
+    /// (a lone origin, such as the one piece that may move, then costs one run). Gives up (`None`) after a few rejections, which also
     /// happens when there is no legal move at all: no more than there are pieces, since
     /// a draw costs about what counting one piece's candidates costs. With `UNCLASSED`,
     /// only moves of no class count (for when the classes' chains can have no move:
@@ -754,6 +764,7 @@ impl<const W: usize> Core<W> {
         if total == 0 {
             return None;
         }
+        sc.missed = None;
         let mut tries = TRIES.min(sc.origins.len() + self.actions.len() + extra);
         while tries > 0 {
             tries -= 1;
@@ -785,26 +796,55 @@ impl<const W: usize> Core<W> {
                     }
                     continue;
                 }
-                let m = match self.nth(st, o.from, o.piece, k - offset, class, &mut sc.moves) {
-                    Ok(m) => m,
-                    Err(count) => {
-                        // The miss counted the piece's candidates: its slots shrink to
-                        // them (each candidate keeps one), and the try is given back,
-                        // once per piece, so that a lone piece in hand on a filling
-                        // board costs two decodings rather than a miss and a recount.
-                        sc.origins[at].count = count;
-                        total -= o.count - count;
-                        pieces -= o.count - count;
-                        if total == 0 {
-                            return None;
+                let m = if sc.missed == Some(at as u32) {
+                    let i = k - offset;
+                    if self.may_duplicate[o.piece as usize] {
+                        // Listed one by one, as `keep_before` lists them.
+                        let m = sc.missed_moves[i as usize];
+                        if sc.missed_moves[..i as usize].iter().any(|x| x.same_as(&m)) {
+                            continue;
                         }
-                        tries += 1;
+                        m
+                    } else {
+                        recorded::<W>(&sc.missed_moves, &sc.missed_words, i)
+                    }
+                } else {
+                    sc.words.clear();
+                    let m = match self.nth(
+                        st,
+                        o,
+                        k - offset,
+                        class,
+                        Some(&mut sc.words),
+                        &mut sc.moves,
+                    ) {
+                        Ok(m) => m,
+                        Err(count) => {
+                            // The miss counted the piece's candidates: its slots shrink to
+                            // them (each candidate keeps one), and the try is given back,
+                            // once per piece, so that a lone piece in hand on a filling
+                            // board costs two decodings rather than a miss and a recount.
+                            sc.origins[at].count = count;
+                            total -= o.count - count;
+                            pieces -= o.count - count;
+                            if total == 0 {
+                                return None;
+                            }
+                            std::mem::swap(&mut sc.moves, &mut sc.missed_moves);
+                            std::mem::swap(&mut sc.words, &mut sc.missed_words);
+                            sc.missed = Some(at as u32);
+                            tries += 1;
+                            continue;
+                        }
+                    };
+                    if self.may_duplicate[o.piece as usize]
+                        && sc.moves.iter().any(|x| x.same_as(&m))
+                    {
                         continue;
                     }
+                    m
                 };
-                if sc.moves.iter().any(|x| x.same_as(&m))
-                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
-                {
+                if m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]) {
                     continue;
                 }
                 m
@@ -912,22 +952,23 @@ impl<const W: usize> Core<W> {
     }
 
     /// The `index`-th candidate of a piece, or how many it has when fewer; `before` then
-    /// holds the earlier candidates when the piece's rules may yield duplicates (empty
-    /// otherwise).
+    /// holds the earlier candidates when the piece's rules may yield duplicates, or with
+    /// `record`, all of them as `Emit::record` says (empty otherwise).
     fn nth(
         &self,
         st: &State<W>,
-        from: Cell,
-        piece: u8,
+        o: Origin,
         index: u32,
         class: u8,
+        record: Option<&mut Vec<u64>>,
         before: &mut Vec<Move>,
     ) -> Result<Move, u32> {
         before.clear();
         let mut e = Emit::new(Mode::Nth(index), before);
         e.class = class;
-        e.keep_before = self.may_duplicate[piece as usize];
-        self.run(st, from, piece, &mut e);
+        e.keep_before = self.may_duplicate[o.piece as usize];
+        e.record = record;
+        self.run(st, o.from, o.piece, &mut e);
         e.found.ok_or(e.count)
     }
 }
@@ -935,6 +976,33 @@ impl<const W: usize> Core<W> {
 /// The class a draw takes moves of: with `UNCLASSED`, no class.
 const fn class_of<const UNCLASSED: bool>() -> u8 {
     if UNCLASSED { NO_CLASS } else { ANY_CLASS }
+}
+
+/// The `i`-th candidate of a run recorded by `Emit::record`: `moves` holds the moves in
+/// order, a set of targets standing as a move with no target, whose set is next in
+/// `words`.
+fn recorded<const W: usize>(moves: &[Move], words: &[u64], mut i: u32) -> Move {
+    let mut at = 0;
+    for m in moves {
+        if m.to != NONE {
+            if i == 0 {
+                return *m;
+            }
+            i -= 1;
+            continue;
+        }
+        let set = Bits::<W>(std::array::from_fn(|w| words[at + w]));
+        at += W;
+        let n = set.count();
+        if i < n {
+            return Move {
+                to: set.nth_within(i),
+                ..*m
+            };
+        }
+        i -= n;
+    }
+    unreachable!("the run recorded its candidates")
 }
 
 /// Which origin the `k`-th candidate belongs to, and how many candidates come before
