@@ -222,6 +222,11 @@ impl Clone for History {
 }
 
 impl History {
+    /// Whether no position is recorded (nor was since the table was last cleared).
+    pub fn is_empty(&self) -> bool {
+        self.hashes.is_empty() && self.counts.used == 0
+    }
+
     /// Records a position; `irreversible` when the move that led to it can never be
     /// undone by the rules.
     #[inline]

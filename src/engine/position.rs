@@ -32,7 +32,10 @@ impl<const W: usize> Pos<W> {
     /// Makes this position `o` again: see `State::reset_from`.
     pub fn reset_from(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
         self.st.reset_from(&o.st, cells, pieces, players);
-        self.history.clone_from(&o.history);
+        // A game that keeps no history (no rule reads repetitions) has none to copy.
+        if !(o.history.is_empty() && self.history.is_empty()) {
+            self.history.clone_from(&o.history);
+        }
     }
 
     /// How many times the current position has occurred, this time included.
