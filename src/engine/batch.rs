@@ -144,25 +144,63 @@ impl<const W: usize> Core<W> {
                 continue;
             }
             let targets = Bits::<W>(std::array::from_fn(|w| sets[at + w]));
-            let to = targets.nth_within(index);
-            let mut from = to as i32 - sh.delta;
-            while sh.slide && !st.occupied.has(from as Cell) {
-                from -= sh.delta;
-            }
-            let then = match &self.moves[piece as usize][sh.stmt as usize] {
-                CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
-                _ => unreachable!("a batch holds steps and slides"),
-            };
-            return Move {
-                kind: MoveKind::Normal,
-                piece,
-                from: from as Cell,
-                to,
-                effect: then,
-                ..Move::PASS
-            };
+            return self.shift_move(st, piece, sh, targets.nth_within(index));
         }
         unreachable!("the index is below the sets' count")
+    }
+
+    /// The move of a shift of type `piece` landing on `to`, one of its targets.
+    #[inline(always)]
+    fn shift_move(&self, st: &State<W>, piece: u8, sh: &Shift<W>, to: Cell) -> Move {
+        let mut from = to as i32 - sh.delta;
+        while sh.slide && !st.occupied.has(from as Cell) {
+            from -= sh.delta;
+        }
+        Move {
+            kind: MoveKind::Normal,
+            piece,
+            from: from as Cell,
+            to,
+            effect: self.shift_then(piece, sh),
+            ..Move::PASS
+        }
+    }
+
+    /// The effect block of a shift's statement.
+    #[inline(always)]
+    fn shift_then(&self, piece: u8, sh: &Shift<W>) -> u16 {
+        match &self.moves[piece as usize][sh.stmt as usize] {
+            CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
+            _ => unreachable!("a batch holds steps and slides"),
+        }
+    }
+
+    /// Counting under `legal if` with a footprint `foot` (`Emit`'s `Judge` mode) for the
+    /// player to move's `pieces` of type `piece`, none of them on the footprint: the
+    /// moves with no effect block whose target misses it are counted, and the others
+    /// are listed in `judged`, to be played and judged. Returns the count.
+    pub fn judge_batch(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        pieces: Bits<W>,
+        batch: &Batch<W>,
+        foot: Bits<W>,
+        judged: &mut Vec<Move>,
+    ) -> u32 {
+        let mut count = 0;
+        self.each_shift(st, piece, pieces, batch, |sh, targets| {
+            let listed = if self.shift_then(piece, sh) == super::state::NONE {
+                count += targets.minus(foot).count();
+                targets.and(foot)
+            } else {
+                targets
+            };
+            for to in listed.iter() {
+                judged.push(self.shift_move(st, piece, sh, to));
+            }
+        });
+        count
     }
 
     /// Hands `f` each shift of the player to move's `pieces` with its targets: the cells

@@ -317,8 +317,25 @@ impl<const W: usize> Core<W> {
         (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
         let before = legal(self, st, &mut Ctx::new(me));
         buf.clear();
+        let mut batched = 0;
+        let mut together = Bits::EMPTY;
+        for &piece in &self.batched {
+            if fp.plain_after >> piece & 1 == 0 {
+                continue;
+            }
+            // The pieces on the footprint run their rules, as any piece's.
+            let mine = st.by_owner[me as usize]
+                .and(st.by_type[piece as usize])
+                .minus(f);
+            if mine.at_least(2) {
+                together = together.or(mine);
+                let batch = self.batch[piece as usize].as_ref().expect("batched");
+                batched += self.judge_batch(st, piece, mine, batch, f, buf);
+            }
+        }
         let mut e = Emit::new(Mode::Judge(f), buf);
-        self.origins(st, |from, piece| {
+        e.count = batched;
+        let mut origins = |from, piece| {
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
             e.mode = if fp.plain_after >> piece & 1 != 0 {
@@ -327,7 +344,13 @@ impl<const W: usize> Core<W> {
                 Mode::Collect
             };
             self.run(st, from, piece, &mut e);
-        });
+        };
+        self.board_origins(st, st.by_owner[me as usize].minus(together), &mut origins);
+        for p in 0..self.moves.len() {
+            if st.hand[me as usize][p] > 0 {
+                origins(NONE, p as u8);
+            }
+        }
         let mut count = if before { e.count } else { 0 };
         for m in buf.iter() {
             count += if fp.misses(m, &f) {

@@ -118,7 +118,7 @@ impl<const W: usize> Core<W> {
 
     /// The board's part of `origins`: the pieces on `cells` that act on the board.
     #[inline(always)]
-    fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
+    pub(super) fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
         let cells = if self.origin_gates.is_empty() {
             cells
         } else {
