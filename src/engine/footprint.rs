@@ -306,7 +306,8 @@ impl<const W: usize> Core<W> {
     /// How many legal moves the player to move has, when `legal if` has a footprint and
     /// the rules can repeat no move (`Core::judges_in_bulk`): the plain moves off the
     /// footprint are counted as sets, each taking the condition's value before the move,
-    /// and only the others are listed and judged.
+    /// and only the others are listed and judged. A type drawn by its sets (`batch.rs`)
+    /// counts its pieces off the footprint together.
     pub(super) fn count_judged(&self, st: &mut State<W>, buf: &mut Vec<Move>) -> u32 {
         let (Some(legal), Some(fp)) = (&self.legal, &self.legal_foot) else {
             self.legal_moves(st, buf);

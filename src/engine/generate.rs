@@ -134,8 +134,8 @@ pub struct Emit<'a, const W: usize> {
     pub keep_before: bool,
     /// In `Nth` mode without `keep_before`, also record the candidates of each statement
     /// the n-th is not in, so that a run that misses (fewer candidates than n) leaves
-    /// them all, in order (`Recorded`): a move in `out`, or a set of targets as a move
-    /// with no target in `out` and the set's words here.
+    /// them all, in order: a move in `out`, or a set of targets as a move with no
+    /// target in `out` and the set's words here (read back by `movegen`'s `recorded`).
     pub record: Option<&'a mut Vec<u64>>,
     /// Only moves of this class of `priority` (`NO_CLASS`: of none) count, unless it is
     /// `ANY_CLASS`.
@@ -303,6 +303,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     return true;
                 }
                 if !self.keep_before
+                    && n > 0
                     && let Some(words) = &mut self.record
                 {
                     words.extend_from_slice(&targets.0);
