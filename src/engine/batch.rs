@@ -9,7 +9,7 @@ use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
-use super::state::{Cell, Move, MoveKind, State};
+use super::state::{Cell, Move, MoveKind, NONE, State};
 
 /// One direction of one statement, as a shift: by `delta`, from the cells of `has`
 /// (those with a neighbour that way).
@@ -190,7 +190,7 @@ impl<const W: usize> Core<W> {
     ) -> u32 {
         let mut count = 0;
         self.each_shift(st, piece, pieces, batch, |sh, targets| {
-            let listed = if self.shift_then(piece, sh) == super::state::NONE {
+            let listed = if self.shift_then(piece, sh) == NONE {
                 count += targets.minus(foot).count();
                 targets.and(foot)
             } else {

@@ -328,7 +328,7 @@ impl<const W: usize> Core<W> {
             let mine = st.by_owner[me as usize]
                 .and(st.by_type[piece as usize])
                 .minus(f);
-            if mine.at_least(2) {
+            if mine.at_least(super::movegen::BATCH_FROM) {
                 together = together.or(mine);
                 let batch = self.batch[piece as usize].as_ref().expect("batched");
                 batched += self.judge_batch(st, piece, mine, batch, f, buf);
@@ -336,7 +336,8 @@ impl<const W: usize> Core<W> {
         }
         let mut e = Emit::new(Mode::Judge(f), buf);
         e.count = batched;
-        let mut origins = |from, piece| {
+        let others = st.by_owner[me as usize].minus(together);
+        self.origins_among(st, others, |from, piece| {
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
             e.mode = if fp.plain_after >> piece & 1 != 0 {
@@ -345,13 +346,7 @@ impl<const W: usize> Core<W> {
                 Mode::Collect
             };
             self.run(st, from, piece, &mut e);
-        };
-        self.board_origins(st, st.by_owner[me as usize].minus(together), &mut origins);
-        for p in 0..self.moves.len() {
-            if st.hand[me as usize][p] > 0 {
-                origins(NONE, p as u8);
-            }
-        }
+        });
         let mut count = if before { e.count } else { 0 };
         for m in buf.iter() {
             count += if fp.misses(m, &f) {

@@ -222,7 +222,7 @@ impl Clone for History {
 }
 
 impl History {
-    /// Whether no position is recorded (nor was since the table was last cleared).
+    /// Whether no position is recorded.
     pub fn is_empty(&self) -> bool {
         self.hashes.is_empty() && self.counts.used == 0
     }

@@ -96,7 +96,7 @@ impl<const W: usize> Seen<W> {
 }
 
 /// The fewest pieces of a type counted together by `Core::count_batch`.
-const BATCH_FROM: u32 = 2;
+pub(super) const BATCH_FROM: u32 = 2;
 
 /// The fewest pieces of a type drawn together (`Core::shifted_origins`). Their sets cost
 /// every ply, a piece's rules only when a draw lands on it: with few pieces, it seldom
@@ -106,9 +106,15 @@ pub(super) const DRAW_BATCH_FROM: u32 = 4;
 impl<const W: usize> Core<W> {
     /// Calls `f` for every piece the player to move could move or place.
     #[inline]
-    pub(super) fn origins(&self, st: &State<W>, mut f: impl FnMut(Cell, u8)) {
+    fn origins(&self, st: &State<W>, f: impl FnMut(Cell, u8)) {
+        self.origins_among(st, st.by_owner[st.s.to_move as usize], f);
+    }
+
+    /// `origins`, of the pieces on the board only those on `cells`.
+    #[inline]
+    pub(super) fn origins_among(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
-        self.board_origins(st, st.by_owner[me], &mut f);
+        self.board_origins(st, cells, &mut f);
         for p in 0..self.moves.len() {
             if st.hand[me][p] > 0 {
                 f(NONE, p as u8);
@@ -118,7 +124,7 @@ impl<const W: usize> Core<W> {
 
     /// The board's part of `origins`: the pieces on `cells` that act on the board.
     #[inline(always)]
-    pub(super) fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
+    fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
         let cells = if self.origin_gates.is_empty() {
             cells
         } else {
@@ -692,9 +698,10 @@ impl<const W: usize> Core<W> {
     /// candidates has counted them, and the piece's slots shrink to that count (each
     /// candidate still has one); the run that missed recorded its candidates, so that a
     /// later slot of the same piece is decoded from them, not by running its rules again
-    /// (a lone origin, such as the one piece that may move, then costs one run). Gives up (`None`) after a few rejections, which also
-    /// happens when there is no legal move at all: no more than there are pieces, since
-    /// a draw costs about what counting one piece's candidates costs. With `UNCLASSED`,
+    /// (a lone origin, such as the one piece that may move, then costs one run). Gives up
+    /// (`None`) after a few rejections, which also happens when there is no legal move at
+    /// all: no more than there are pieces, since a draw costs about what counting one
+    /// piece's candidates costs. With `UNCLASSED`,
     /// only moves of no class count (for when the classes' chains can have no move:
     /// their bounds are none).
     fn random_by_bounds<const PLACED: bool, const SHIFTED: bool, const UNCLASSED: bool>(
@@ -796,18 +803,21 @@ impl<const W: usize> Core<W> {
                     }
                     continue;
                 }
-                let m = if sc.missed == Some(at as u32) {
+                // The candidate, and those before it when the piece's rules may repeat
+                // one (then listed one by one, as `keep_before` lists them).
+                let (m, earlier) = if sc.missed == Some(at as u32) {
                     let i = k - offset;
-                    if self.may_duplicate[o.piece as usize] {
-                        // Listed one by one, as `keep_before` lists them.
-                        let m = sc.missed_moves[i as usize];
-                        if sc.missed_moves[..i as usize].iter().any(|x| x.same_as(&m)) {
-                            continue;
-                        }
-                        m
-                    } else {
-                        recorded::<W>(&sc.missed_moves, &sc.missed_words, i)
-                    }
+                    let m = recorded::<W>(&sc.missed_moves, &sc.missed_words, i);
+                    // Only a piece that may repeat a move has its moves one by one.
+                    let dup = self.may_duplicate[o.piece as usize];
+                    (
+                        m,
+                        if dup {
+                            &sc.missed_moves[..i as usize]
+                        } else {
+                            &[][..]
+                        },
+                    )
                 } else {
                     sc.words.clear();
                     let m = match self.nth(
@@ -837,14 +847,11 @@ impl<const W: usize> Core<W> {
                             continue;
                         }
                     };
-                    if self.may_duplicate[o.piece as usize]
-                        && sc.moves.iter().any(|x| x.same_as(&m))
-                    {
-                        continue;
-                    }
-                    m
+                    (m, &sc.moves[..])
                 };
-                if m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]) {
+                if (self.may_duplicate[o.piece as usize] && earlier.iter().any(|x| x.same_as(&m)))
+                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
+                {
                     continue;
                 }
                 m
