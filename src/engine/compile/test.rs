@@ -46,6 +46,8 @@ enum Quick<const W: usize> {
     Occupied,
     /// One owner's pieces of one type (`enemy Warrior`).
     OwnerType(u8, u8),
+    /// Every owner's pieces of one type (`King`).
+    Type(u8),
     General,
 }
 
@@ -157,6 +159,7 @@ impl<const W: usize> Table<W> {
             Quick::OwnerType(o, p) => st.by_owner[o as usize]
                 .and(st.by_type[p as usize])
                 .and(within),
+            Quick::Type(p) => st.by_type[p as usize].and(within),
             Quick::General => self.set_by_parts(st, me),
         }
     }
@@ -327,6 +330,11 @@ impl<const W: usize> TestEnv<'_, W> {
         if all_codes(&|c| c != 0) {
             return Quick::Occupied;
         }
+        for p in 0..self.pieces as u8 {
+            if all_codes(&|c| c != 0 && self.codes.piece[c] == p) {
+                return Quick::Type(p);
+            }
+        }
         for o in 0..MAX_OWNERS as u8 {
             if all_codes(&|c| c != 0 && owner(c) == o) {
                 return Quick::Owner(o);
@@ -408,5 +416,82 @@ impl<const W: usize> TestEnv<'_, W> {
             parts,
             quick,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table's set, by its quick form or by its parts, against its rows cell by cell:
+    /// tests of every shape, from each point of view, on boards filled at random with
+    /// every owner's pieces (neutral ones too).
+    #[test]
+    fn a_tables_set_is_the_cells_where_it_holds() {
+        let core = Core::<2>::example("hnefatafl");
+        let pieces = core.program.game.pieces.len();
+        let env = TestEnv {
+            codes: &core.codes,
+            players: core.players,
+            pieces,
+            all: core.geo.all,
+            regions: &core.geo.regions,
+        };
+        let owners = [
+            Owner::Any,
+            Owner::Friend,
+            Owner::Enemy,
+            Owner::Player(0),
+            Owner::Player(1),
+            Owner::Neutral,
+        ];
+        let mut tests = vec![Test::Empty, Test::Occupied, Test::Any, Test::Region(0)];
+        for owner in owners {
+            for types in [1, 2, 4, 3, 6, (1 << pieces) - 1] {
+                let piece = Test::Piece {
+                    owner,
+                    pieces: types,
+                };
+                tests.push(Test::Not(Box::new(piece.clone())));
+                tests.push(Test::Or(vec![Test::Empty, piece.clone()]));
+                tests.push(Test::And(vec![piece.clone(), Test::Region(1)]));
+                tests.push(piece);
+            }
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut quick_types = 0;
+        for t in &tests {
+            let table = env.table(t);
+            quick_types += table
+                .quick
+                .iter()
+                .filter(|q| matches!(q.0, Quick::Type(_)))
+                .count();
+            for _ in 0..20 {
+                let mut st = State::<2>::new();
+                for c in 0..core.geo.cells {
+                    let r = crate::engine::hash::splitmix(&mut seed);
+                    let code = if r.is_multiple_of(3) {
+                        0
+                    } else {
+                        let owner = (r >> 8) as u8 % (core.players + 1);
+                        core.codes.code(owner, (r >> 16) as u8 % pieces as u8)
+                    };
+                    st.write_unlogged(&core.codes, c, code);
+                }
+                for me in 0..core.players {
+                    let set = table.set(&st, me);
+                    for c in 0..core.geo.cells {
+                        let code = st.board[c as usize];
+                        assert_eq!(
+                            set.has(c),
+                            table.holds(me, c, code),
+                            "{t:?} for {me} at {c}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(quick_types > 0, "a type of anyone's is read from its set");
     }
 }
