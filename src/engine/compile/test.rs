@@ -48,6 +48,9 @@ enum Quick<const W: usize> {
     OwnerType(u8, u8),
     /// Every owner's pieces of one type (`King`).
     Type(u8),
+    /// One owner's pieces but those of one type (`enemy soldier`, a group of all the
+    /// types but the king).
+    OwnerBut(u8, u8),
     General,
 }
 
@@ -160,6 +163,9 @@ impl<const W: usize> Table<W> {
                 .and(st.by_type[p as usize])
                 .and(within),
             Quick::Type(p) => st.by_type[p as usize].and(within),
+            Quick::OwnerBut(o, p) => st.by_owner[o as usize]
+                .minus(st.by_type[p as usize])
+                .and(within),
             Quick::General => self.set_by_parts(st, me),
         }
     }
@@ -346,6 +352,9 @@ impl<const W: usize> TestEnv<'_, W> {
                 if all_codes(&|c| c != 0 && owner(c) == o && self.codes.piece[c] == p) {
                     return Quick::OwnerType(o, p);
                 }
+                if all_codes(&|c| c != 0 && owner(c) == o && self.codes.piece[c] != p) {
+                    return Quick::OwnerBut(o, p);
+                }
             }
         }
         Quick::General
@@ -459,13 +468,18 @@ mod tests {
             }
         }
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut quick_types = 0;
+        let (mut quick_types, mut owner_but) = (0, 0);
         for t in &tests {
             let table = env.table(t);
             quick_types += table
                 .quick
                 .iter()
                 .filter(|q| matches!(q.0, Quick::Type(_)))
+                .count();
+            owner_but += table
+                .quick
+                .iter()
+                .filter(|q| matches!(q.0, Quick::OwnerBut(..)))
                 .count();
             for _ in 0..20 {
                 let mut st = State::<2>::new();
@@ -493,5 +507,9 @@ mod tests {
             }
         }
         assert!(quick_types > 0, "a type of anyone's is read from its set");
+        assert!(
+            owner_but > 0,
+            "an owner's pieces but a type are read from two sets"
+        );
     }
 }
