@@ -200,6 +200,19 @@ fn the_same_seed_gives_the_same_statistics_whatever_the_threads() {
             "{name}"
         );
     }
+    // Enough playouts that threads claim them in runs, of other lengths for each number of
+    // threads.
+    let g = example("tictactoe");
+    let one = g.playouts_with(&g.start(), 5000, 9, 100_000, 1);
+    for threads in [2, 3] {
+        let more = g.playouts_with(&g.start(), 5000, 9, 100_000, threads);
+        assert_eq!(
+            (&one.wins, one.draws, one.plies, one.count),
+            (&more.wins, more.draws, more.plies, more.count),
+            "tic-tac-toe over {threads} threads"
+        );
+    }
+    assert_eq!(one.count, 5000);
 }
 
 #[test]

@@ -253,6 +253,10 @@ impl<const W: usize> Core<W> {
         let threads = threads.clamp(1, count.max(1) as usize);
         let next = std::sync::atomic::AtomicU64::new(0);
         let stop = std::sync::atomic::AtomicBool::new(false);
+        // Playouts are claimed and reported in runs: two atomic additions a playout
+        // are a few percent of a short game's. Runs stay short enough for every
+        // thread to get a share of a small batch.
+        let chunk = (count / (threads as u64 * 64)).clamp(1, 32);
         let run = || {
             let mut stats = PlayoutStats {
                 wins: vec![0; self.players as usize],
@@ -263,13 +267,17 @@ impl<const W: usize> Core<W> {
             // One position per thread, reset from the start for each playout: its
             // buffers (undo log, history) are allocated once.
             let mut pos = start.clone();
+            let (mut first, mut i, mut end) = (0, 0, 0);
             loop {
                 if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     break;
                 }
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= count {
-                    break;
+                if i == end {
+                    first = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                    if first >= count {
+                        break;
+                    }
+                    (i, end) = (first, (first + chunk).min(count));
                 }
                 pos.reset_from(
                     start,
@@ -281,7 +289,10 @@ impl<const W: usize> Core<W> {
                 let (o, plies) = self.playout(&mut pos, &mut rng, max_plies, &mut sc);
                 stats.count += 1;
                 stats.plies += plies;
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                i += 1;
+                if i == end {
+                    done.fetch_add(end - first, std::sync::atomic::Ordering::Relaxed);
+                }
                 match o {
                     Ending::Over(Outcome::Win(p)) => stats.wins[p as usize] += 1,
                     Ending::Over(Outcome::Lose(p)) => stats.losses[p as usize] += 1,
