@@ -156,9 +156,12 @@ impl<const W: usize> Bits<W> {
         let mut i = 0;
         while i < W {
             let w = self.0[i];
-            let n = w.count_ones();
+            // The running counts that find the bit also give the word's count: no
+            // second pass over the word.
+            let running = running_counts(w);
+            let n = (running >> 56) as u32;
             if k < n {
-                return Some((i * 64) as u16 + select(w, k));
+                return Some((i * 64) as u16 + select_in(w, running, k));
             }
             k -= n;
             i += 1;
@@ -301,13 +304,25 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 /// bit within it.
 #[inline(always)]
 fn select(w: u64, k: u32) -> u16 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+    select_in(w, running_counts(w), k)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Byte i: the set bits of `w` in bytes 0..=i (at most 64, so no byte overflows); the
+/// top byte is the word's count.
+#[inline(always)]
+fn running_counts(w: u64) -> u64 {
     let mut x = w - ((w >> 1) & 0x5555_5555_5555_5555);
     x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
     x = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte i: the set bits in bytes 0..=i (at most 64, so no byte overflows).
-    let running = x.wrapping_mul(ONES);
+    x.wrapping_mul(ONES)
+}
+
+/// `select` given the word's `running_counts`.
+#[inline(always)]
+fn select_in(w: u64, running: u64, k: u32) -> u16 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     // High bit of byte i set when running_i <= k: a run of the low bytes.
     let at_most = ((k as u64 * ONES) | HIGH).wrapping_sub(running) & HIGH;
     let byte = (!at_most & HIGH).trailing_zeros() / 8;

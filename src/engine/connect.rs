@@ -22,6 +22,9 @@ struct Fill {
     me: u8,
     within: [u64; MAX_WORDS],
     filled: [u64; MAX_WORDS],
+    /// The cells next to `filled`, not in it: a cell added to `within` joins the fill
+    /// when it is one of them (or in the region).
+    border: [u64; MAX_WORDS],
 }
 
 thread_local! {
@@ -61,29 +64,28 @@ impl<const W: usize> Core<W> {
         FILLS.with_borrow_mut(|fills| {
             let kept = fills.iter().position(key);
             // A complete fill through fewer cells is part of this one; only the cells
-            // added since can join it, next to it or in `a`.
-            let (filled, joining) = match kept.map(|i| &fills[i]) {
+            // added since can join it, next to it or in `a` (as the cells of `a` it
+            // already had are in it).
+            let (filled, joining, border) = match kept.map(|i| &fills[i]) {
                 Some(f) if bits::<W>(&f.within).minus(within).is_empty() => {
-                    let filled = bits::<W>(&f.filled);
-                    let mut joining = seed.minus(filled);
-                    for c in within.minus(bits(&f.within)).minus(joining).iter() {
-                        if self.geo.adjacent[c as usize].intersects(&filled) {
-                            joining.insert(c);
-                        }
-                    }
-                    (filled, joining)
+                    let border = bits::<W>(&f.border);
+                    let near = border.or(self.geo.regions[a][me]);
+                    let joining = within.minus(bits(&f.within)).and(near);
+                    (bits::<W>(&f.filled), joining, border)
                 }
-                _ => (Bits::EMPTY, seed),
+                _ => (Bits::EMPTY, seed, Bits::EMPTY),
             };
             if filled.intersects(&goal) {
                 return true;
             }
-            let (filled, met) = self.grow(filled.or(joining), joining, within, goal);
+            let (filled, met, around) = self.grow(filled.or(joining), joining, within, goal);
             if !met {
+                let border = border.or(around).minus(filled);
                 match kept {
                     Some(i) => {
                         fills[i].within[..W].copy_from_slice(&within.0);
                         fills[i].filled[..W].copy_from_slice(&filled.0);
+                        fills[i].border[..W].copy_from_slice(&border.0);
                     }
                     None => {
                         if fills.len() == KEPT {
@@ -95,6 +97,7 @@ impl<const W: usize> Core<W> {
                             me: me as u8,
                             within: words(within),
                             filled: words(filled),
+                            border: words(border),
                         });
                     }
                 }
@@ -105,7 +108,8 @@ impl<const W: usize> Core<W> {
 
     /// Grows `region` (whose cells not in `frontier` have all their neighbours of
     /// `within` in it already) through `within`, stopping as soon as the cells added
-    /// meet `goal`: the region so far, and whether it met it.
+    /// meet `goal`: the region so far, whether it met it, and the neighbours of the
+    /// frontiers it went through (when it did not meet it, of every cell it added).
     #[inline(always)]
     fn grow(
         &self,
@@ -113,19 +117,21 @@ impl<const W: usize> Core<W> {
         mut frontier: Bits<W>,
         within: Bits<W>,
         goal: Bits<W>,
-    ) -> (Bits<W>, bool) {
+    ) -> (Bits<W>, bool, Bits<W>) {
+        let mut around = Bits::EMPTY;
         while !frontier.is_empty() {
             if frontier.intersects(&goal) {
-                return (region, true);
+                return (region, true, around);
             }
             let mut next = Bits::EMPTY;
             for c in frontier.iter() {
                 next = next.or(self.geo.adjacent[c as usize]);
             }
+            around = around.or(next);
             frontier = next.and(within).minus(region);
             region = region.or(frontier);
         }
-        (region, false)
+        (region, false, around)
     }
 }
 
@@ -158,8 +164,9 @@ mod tests {
         };
         let (mut met, mut missed) = (0, 0);
         for _ in 0..200 {
-            // Each player's set mostly grows (a game), sometimes loses a cell (a move
-            // undone, a stone taken) and sometimes starts again (another game).
+            // Each player's set mostly grows (a game), by one cell or several between
+            // two questions, sometimes loses a cell (a move undone, a stone taken) and
+            // sometimes starts again (another game).
             let mut sets = [Bits::<1>::EMPTY; 2];
             for _ in 0..40 {
                 let me = next(2) as usize;
@@ -167,6 +174,11 @@ mod tests {
                 match next(10) {
                     0 => sets[me].remove(c),
                     1 => sets[me] = Bits::EMPTY,
+                    2 => {
+                        for _ in 0..3 {
+                            sets[me].insert(next(25) as u16);
+                        }
+                    }
                     _ => sets[me].insert(c),
                 }
                 let want = fresh(&core, sets[me], me);
