@@ -150,6 +150,16 @@ impl<const W: usize> Bits<W> {
         self.nth(k).expect("k is below the count")
     }
 
+    /// The set with each word's running counts: its size, then any of its cells by rank,
+    /// with one pass over each word for both (a draw counts a set, then decodes a cell).
+    #[inline(always)]
+    pub fn ranked(self) -> Ranked<W> {
+        Ranked {
+            words: self.0,
+            running: std::array::from_fn(|i| running_counts(self.0[i])),
+        }
+    }
+
     /// The `k`-th cell of the set in increasing order (from 0), if it has that many.
     #[inline]
     pub fn nth(&self, mut k: u32) -> Option<u16> {
@@ -252,6 +262,36 @@ impl<const W: usize> Bits<W> {
                 }
             }
         }))
+    }
+}
+
+/// A set of cells ready to be counted and decoded (`Bits::ranked`).
+#[derive(Clone, Copy, Debug)]
+pub struct Ranked<const W: usize> {
+    words: [u64; W],
+    running: [u64; W],
+}
+
+impl<const W: usize> Ranked<W> {
+    /// How many cells the set has.
+    #[inline(always)]
+    pub fn count(&self) -> u32 {
+        self.running.iter().map(|r| (r >> 56) as u32).sum()
+    }
+
+    /// The `k`-th cell of the set in increasing order (from 0); `k` is below its count.
+    #[inline(always)]
+    pub fn nth_within(&self, mut k: u32) -> u16 {
+        let mut i = 0;
+        while i + 1 < W {
+            let n = (self.running[i] >> 56) as u32;
+            if k < n {
+                break;
+            }
+            k -= n;
+            i += 1;
+        }
+        (i * 64) as u16 + select_in(self.words[i], self.running[i], k)
     }
 }
 
@@ -378,12 +418,16 @@ mod tests {
             for (k, &c) in cells.iter().enumerate() {
                 assert_eq!(b.nth(k as u32), Some(c), "{b:?}, k = {k}");
                 assert_eq!(b.nth_within(k as u32), c, "{b:?}, k = {k}");
+                assert_eq!(b.ranked().nth_within(k as u32), c, "{b:?}, k = {k}");
             }
             let one = Bits::<1>([w]);
             for (k, c) in one.iter().enumerate() {
                 assert_eq!(one.nth_within(k as u32), c, "{one:?}, k = {k}");
+                assert_eq!(one.ranked().nth_within(k as u32), c, "{one:?}, k = {k}");
             }
             assert_eq!(b.nth(cells.len() as u32), None);
+            assert_eq!(b.ranked().count(), b.count());
+            assert_eq!(one.ranked().count(), one.count());
         }
     }
 

@@ -289,7 +289,8 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Nth(k) => {
-                let n = targets.count();
+                let ranked = targets.ranked();
+                let n = ranked.count();
                 let inside = k - self.count < n;
                 if self.keep_before {
                     for to in targets.iter().take((k - self.count).min(n) as usize) {
@@ -298,7 +299,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     }
                 }
                 if inside {
-                    let to = targets.nth_within(k - self.count);
+                    let to = ranked.nth_within(k - self.count);
                     self.found = Some(self.make(cx, to, then));
                     return true;
                 }

@@ -53,6 +53,7 @@ impl<const W: usize> Core<W> {
             } else {
                 self.placements(st, &mut Ctx::new(me), &self.moves[0])
             };
+            let cells = cells.ranked();
             return self.slot_or_action(st, rng, cells.count(), |k| {
                 Drawn::Place(0, cells.nth_within(k), then)
             });
