@@ -108,8 +108,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 let base_slot = Base::of(base);
                 if let Some(b) = base_slot {
                     if n == 1 {
-                        return Box::new(move |core, _, cx| {
-                            let c = b.get(cx);
+                        return Box::new(move |core, st, cx| {
+                            let c = b.get(cx, st);
                             if c == NONE {
                                 NONE
                             } else {
@@ -117,7 +117,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                             }
                         });
                     }
-                    return Box::new(move |core, _, cx| core.step_n(b.get(cx), core.dir(cx, d), n));
+                    return Box::new(move |core, st, cx| {
+                        core.step_n(b.get(cx, st), core.dir(cx, d), n)
+                    });
                 }
                 let base = self.cell(base);
                 Box::new(move |core, st, cx| {
@@ -196,7 +198,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 {
                     let d = *dir;
                     return Box::new(move |core, st, cx| {
-                        let c = b.get(cx);
+                        let c = b.get(cx, st);
                         if c == NONE {
                             return false;
                         }
@@ -210,7 +212,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 {
                     let d = *d;
                     return Box::new(move |core, st, cx| {
-                        let c = b.get(cx);
+                        let c = b.get(cx, st);
                         if c == NONE {
                             return false;
                         }
@@ -224,13 +226,13 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 {
                     let (d, n) = (*d, *n as usize);
                     return Box::new(move |core, st, cx| {
-                        let c = core.step_n(b.get(cx), core.dir(cx, d), n);
+                        let c = core.step_n(b.get(cx, st), core.dir(cx, d), n);
                         c != NONE && t.holds(core, st, cx, c)
                     });
                 }
                 if let Some(b) = base {
                     return Box::new(move |core, st, cx| {
-                        let c = b.get(cx);
+                        let c = b.get(cx, st);
                         c != NONE && t.holds(core, st, cx, c)
                     });
                 }
@@ -468,7 +470,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
             // own direction: a king seen by one of two warriors costs two scans, not
             // one test per direction.
             return Some(Box::new(move |core, st, cx| {
-                let c = b.get(cx);
+                let c = b.get(cx, st);
                 if c == NONE {
                     return false;
                 }
@@ -482,7 +484,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
         }
         let dirs = dirs.to_vec();
         Some(Box::new(move |core, st, cx| {
-            let c = b.get(cx);
+            let c = b.get(cx, st);
             if c == NONE {
                 return false;
             }
@@ -833,31 +835,38 @@ impl<const W: usize> Sight<W> {
     }
 }
 
-/// A cell a closure reads straight from the context.
+/// A cell a closure reads straight from the context or the position.
 #[derive(Clone, Copy)]
 enum Base {
     To,
     From,
     Slot(u8),
+    LastTo,
+    LastFrom,
 }
 
 impl Base {
-    /// The base for a cell expression read straight from the context, if it is one.
+    /// The base for a cell expression read straight from the context or the position,
+    /// if it is one.
     fn of(e: &CellExpr) -> Option<Base> {
         match *e {
             CellExpr::To => Some(Base::To),
             CellExpr::From => Some(Base::From),
             CellExpr::Slot(s) => Some(Base::Slot(s)),
+            CellExpr::LastTo => Some(Base::LastTo),
+            CellExpr::LastFrom => Some(Base::LastFrom),
             _ => None,
         }
     }
 
     #[inline(always)]
-    fn get(self, cx: &Ctx) -> Cell {
+    fn get<const W: usize>(self, cx: &Ctx, st: &State<W>) -> Cell {
         match self {
             Base::To => cx.to,
             Base::From => cx.from,
             Base::Slot(s) => cx.slots[s as usize],
+            Base::LastTo => st.s.last_to,
+            Base::LastFrom => st.s.last_from,
         }
     }
 }
