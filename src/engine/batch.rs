@@ -235,29 +235,82 @@ impl<const W: usize> Core<W> {
                     Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
                 };
             }
-            let mut reached = pieces.and(sh.has).shift(sh.delta);
-            if sh.slide {
-                // The cells a slide crosses and may go on from (empty, open, with a cell
-                // beyond): the slides go on from those first reached through chains of
-                // them, filled by doubling steps (one, two, four… cells at once, as many
-                // rounds as the longest ray needs), with no loop waiting for every slide
-                // to stop.
-                let on = empty.and(open).and(sh.has);
-                reached = reached.and(open);
-                let mut fill = reached.and(on);
-                if !fill.is_empty() {
-                    let (mut pro, mut step) = (on, sh.delta);
-                    fill = fill.or(pro.and(fill.shift(step)));
-                    for _ in 1..self.geo.fill_rounds {
-                        pro = pro.and(pro.shift(step));
-                        step *= 2;
-                        fill = fill.or(pro.and(fill.shift(step)));
-                    }
-                    reached = reached.or(fill.shift(sh.delta).and(open));
+            let reached = if !sh.slide {
+                pieces.and(sh.has).shift(sh.delta)
+            } else if (sh.delta.unsigned_abs() as u64) << self.geo.fill_rounds.saturating_sub(1)
+                < 64
+            {
+                // Every shift of the fill under a word, one way: no test of its size or
+                // sign per shift.
+                let k = sh.delta.unsigned_abs();
+                if sh.delta < 0 {
+                    self.slide_fill::<true>(pieces.and(sh.has), empty, open, sh.has, k)
+                } else {
+                    self.slide_fill::<false>(pieces.and(sh.has), empty, open, sh.has, k)
                 }
-            }
+            } else {
+                self.slide_fill_any(pieces.and(sh.has), empty, open, sh.has, sh.delta)
+            };
             f(sh, reached.and(targets));
         }
+    }
+}
+
+impl<const W: usize> Core<W> {
+    /// The cells slides from `from` (the sliding pieces with a cell beyond them, `has`)
+    /// reach one step of `k` at a time, down with `DOWN`, up to and including the first
+    /// cell not empty, and only `open` cells. The cells a slide crosses and may go on
+    /// from (empty, open, with a cell beyond) are filled from those first reached through
+    /// chains of them, by doubling steps (one, two, four… cells at once, as many rounds
+    /// as the longest ray needs), with no loop waiting for every slide to stop.
+    #[inline(always)]
+    fn slide_fill<const DOWN: bool>(
+        &self,
+        from: Bits<W>,
+        empty: Bits<W>,
+        open: Bits<W>,
+        has: Bits<W>,
+        k: u32,
+    ) -> Bits<W> {
+        let on = empty.and(open).and(has);
+        let reached = from.shift_by::<DOWN>(k).and(open);
+        let mut fill = reached.and(on);
+        if fill.is_empty() {
+            return reached;
+        }
+        let (mut pro, mut step) = (on, k);
+        fill = fill.or(pro.and(fill.shift_by::<DOWN>(step)));
+        for _ in 1..self.geo.fill_rounds {
+            pro = pro.and(pro.shift_by::<DOWN>(step));
+            step *= 2;
+            fill = fill.or(pro.and(fill.shift_by::<DOWN>(step)));
+        }
+        reached.or(fill.shift_by::<DOWN>(k).and(open))
+    }
+
+    /// `slide_fill` for a step of any size and sign (steps that double past a word).
+    fn slide_fill_any(
+        &self,
+        from: Bits<W>,
+        empty: Bits<W>,
+        open: Bits<W>,
+        has: Bits<W>,
+        delta: i32,
+    ) -> Bits<W> {
+        let on = empty.and(open).and(has);
+        let reached = from.shift(delta).and(open);
+        let mut fill = reached.and(on);
+        if fill.is_empty() {
+            return reached;
+        }
+        let (mut pro, mut step) = (on, delta);
+        fill = fill.or(pro.and(fill.shift(step)));
+        for _ in 1..self.geo.fill_rounds {
+            pro = pro.and(pro.shift(step));
+            step *= 2;
+            fill = fill.or(pro.and(fill.shift(step)));
+        }
+        reached.or(fill.shift(delta).and(open))
     }
 }
 

@@ -209,6 +209,27 @@ impl<const W: usize> Bits<W> {
         Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
     }
 
+    /// Every cell `c` moved to `c + k`, or with `DOWN` to `c - k`, for `k` in `1..64`
+    /// (cells moved outside `0..64 * W` are lost): `shift` with its direction and size
+    /// known, for a loop of shifts one way.
+    #[inline(always)]
+    pub fn shift_by<const DOWN: bool>(self, k: u32) -> Bits<W> {
+        debug_assert!((1..64).contains(&k));
+        Bits(std::array::from_fn(|i| {
+            if DOWN {
+                let high = if i + 1 < W {
+                    self.0[i + 1] << (64 - k)
+                } else {
+                    0
+                };
+                self.0[i] >> k | high
+            } else {
+                let low = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+                self.0[i] << k | low
+            }
+        }))
+    }
+
     /// Every cell `c` moved to `c + k` (cells moved outside `0..64 * W` are lost).
     #[inline(always)]
     pub fn shift(self, k: i32) -> Bits<W> {
@@ -395,6 +416,22 @@ mod tests {
             for c in 0..128u16 {
                 assert_eq!(up.has(c), lo.is_none_or(|l| c <= l), "{set:?}, cell {c}");
                 assert_eq!(down.has(c), hi.is_none_or(|h| c >= h), "{set:?}, cell {c}");
+            }
+        }
+    }
+
+    /// A shift one way by a known size moves every cell as the general shift does.
+    #[test]
+    fn a_shift_one_way_is_the_general_shift() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            let mut w = || crate::engine::hash::splitmix(&mut seed);
+            let (one, three) = (Bits::<1>([w()]), Bits::<3>([w(), w(), w()]));
+            for k in 1..64u32 {
+                assert_eq!(one.shift_by::<false>(k), one.shift(k as i32));
+                assert_eq!(one.shift_by::<true>(k), one.shift(-(k as i32)));
+                assert_eq!(three.shift_by::<false>(k), three.shift(k as i32));
+                assert_eq!(three.shift_by::<true>(k), three.shift(-(k as i32)));
             }
         }
     }
