@@ -237,19 +237,18 @@ impl<const W: usize> Core<W> {
             }
             let reached = if !sh.slide {
                 pieces.and(sh.has).shift(sh.delta)
-            } else if (sh.delta.unsigned_abs() as u64) << self.geo.fill_rounds.saturating_sub(1)
-                < 64
-            {
-                // Every shift of the fill under a word, one way: no test of its size or
-                // sign per shift.
-                let k = sh.delta.unsigned_abs();
-                if sh.delta < 0 {
-                    self.slide_fill::<true>(pieces.and(sh.has), empty, open, sh.has, k)
-                } else {
-                    self.slide_fill::<false>(pieces.and(sh.has), empty, open, sh.has, k)
-                }
             } else {
-                self.slide_fill_any(pieces.and(sh.has), empty, open, sh.has, sh.delta)
+                // Every shift of the fill one way: no test of its sign per shift, nor of
+                // its size when the doubling steps stay under a word.
+                let k = sh.delta.unsigned_abs();
+                let short = (k as u64) << self.geo.fill_rounds.saturating_sub(1) < 64;
+                let from = pieces.and(sh.has);
+                match (sh.delta < 0, short) {
+                    (true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
+                    (true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
+                    (false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
+                    (false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
+                }
             };
             f(sh, reached.and(targets));
         }
@@ -264,7 +263,7 @@ impl<const W: usize> Core<W> {
     /// chains of them, by doubling steps (one, two, four… cells at once, as many rounds
     /// as the longest ray needs), with no loop waiting for every slide to stop.
     #[inline(always)]
-    fn slide_fill<const DOWN: bool>(
+    fn slide_fill<const DOWN: bool, const SHORT: bool>(
         &self,
         from: Bits<W>,
         empty: Bits<W>,
@@ -273,44 +272,19 @@ impl<const W: usize> Core<W> {
         k: u32,
     ) -> Bits<W> {
         let on = empty.and(open).and(has);
-        let reached = from.shift_by::<DOWN>(k).and(open);
+        let reached = from.shift_by::<DOWN, SHORT>(k).and(open);
         let mut fill = reached.and(on);
         if fill.is_empty() {
             return reached;
         }
         let (mut pro, mut step) = (on, k);
-        fill = fill.or(pro.and(fill.shift_by::<DOWN>(step)));
+        fill = fill.or(pro.and(fill.shift_by::<DOWN, SHORT>(step)));
         for _ in 1..self.geo.fill_rounds {
-            pro = pro.and(pro.shift_by::<DOWN>(step));
+            pro = pro.and(pro.shift_by::<DOWN, SHORT>(step));
             step *= 2;
-            fill = fill.or(pro.and(fill.shift_by::<DOWN>(step)));
+            fill = fill.or(pro.and(fill.shift_by::<DOWN, SHORT>(step)));
         }
-        reached.or(fill.shift_by::<DOWN>(k).and(open))
-    }
-
-    /// `slide_fill` for a step of any size and sign (steps that double past a word).
-    fn slide_fill_any(
-        &self,
-        from: Bits<W>,
-        empty: Bits<W>,
-        open: Bits<W>,
-        has: Bits<W>,
-        delta: i32,
-    ) -> Bits<W> {
-        let on = empty.and(open).and(has);
-        let reached = from.shift(delta).and(open);
-        let mut fill = reached.and(on);
-        if fill.is_empty() {
-            return reached;
-        }
-        let (mut pro, mut step) = (on, delta);
-        fill = fill.or(pro.and(fill.shift(step)));
-        for _ in 1..self.geo.fill_rounds {
-            pro = pro.and(pro.shift(step));
-            step *= 2;
-            fill = fill.or(pro.and(fill.shift(step)));
-        }
-        reached.or(fill.shift(delta).and(open))
+        reached.or(fill.shift_by::<DOWN, SHORT>(k).and(open))
     }
 }
 

@@ -209,12 +209,14 @@ impl<const W: usize> Bits<W> {
         Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
     }
 
-    /// Every cell `c` moved to `c + k`, or with `DOWN` to `c - k`, for `k` in `1..64`
-    /// (cells moved outside `0..64 * W` are lost): `shift` with its direction and size
-    /// known, for a loop of shifts one way.
+    /// Every cell `c` moved to `c + k`, or with `DOWN` to `c - k` (cells moved outside
+    /// `0..64 * W` are lost): `shift` with its direction known, for a loop of shifts one
+    /// way. With `SHORT`, `k` is known to be in `1..64`, and is not tested.
     #[inline(always)]
-    pub fn shift_by<const DOWN: bool>(self, k: u32) -> Bits<W> {
-        debug_assert!((1..64).contains(&k));
+    pub fn shift_by<const DOWN: bool, const SHORT: bool>(self, k: u32) -> Bits<W> {
+        if !SHORT && !(1..64).contains(&k) {
+            return self.shift(if DOWN { -(k as i32) } else { k as i32 });
+        }
         Bits(std::array::from_fn(|i| {
             if DOWN {
                 let high = if i + 1 < W {
@@ -427,11 +429,15 @@ mod tests {
         for _ in 0..200 {
             let mut w = || crate::engine::hash::splitmix(&mut seed);
             let (one, three) = (Bits::<1>([w()]), Bits::<3>([w(), w(), w()]));
-            for k in 1..64u32 {
-                assert_eq!(one.shift_by::<false>(k), one.shift(k as i32));
-                assert_eq!(one.shift_by::<true>(k), one.shift(-(k as i32)));
-                assert_eq!(three.shift_by::<false>(k), three.shift(k as i32));
-                assert_eq!(three.shift_by::<true>(k), three.shift(-(k as i32)));
+            for k in 1..192u32 {
+                assert_eq!(one.shift_by::<false, false>(k), one.shift(k as i32));
+                assert_eq!(one.shift_by::<true, false>(k), one.shift(-(k as i32)));
+                assert_eq!(three.shift_by::<false, false>(k), three.shift(k as i32));
+                assert_eq!(three.shift_by::<true, false>(k), three.shift(-(k as i32)));
+                if k < 64 {
+                    assert_eq!(three.shift_by::<false, true>(k), three.shift(k as i32));
+                    assert_eq!(three.shift_by::<true, true>(k), three.shift(-(k as i32)));
+                }
             }
         }
     }
