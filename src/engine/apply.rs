@@ -24,6 +24,9 @@ pub enum CEffect<const W: usize> {
         /// `T`, so that a direction whose neighbour of `to` fails it is skipped with a
         /// bit test (most of the directions of a capture rule, most plies).
         guard: Option<CTest<W>>,
+        /// Every direction's neighbour of a cell is one of its adjacent cells
+        /// (`Geo::adjacent`): a guard's set with none of `to`'s skips the loop at once.
+        adjacent: bool,
     },
     /// Each cell beyond `start` in `dir`, while it passes `test`, bound to `slot`.
     Along {
@@ -373,11 +376,18 @@ impl<const W: usize> Core<W> {
                 dirs,
                 body,
                 guard,
+                adjacent,
             } => {
                 let near = match guard {
                     Some(t) if cx.to != NONE => t.set(self, st, cx),
                     _ => None,
                 };
+                if let Some(near) = near
+                    && *adjacent
+                    && !near.intersects(&self.geo.adjacent[cx.to as usize])
+                {
+                    return false;
+                }
                 for &d in dirs {
                     let d = self.dir(cx, d);
                     if let Some(near) = near {

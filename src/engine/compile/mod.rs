@@ -10,7 +10,7 @@ use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{CellExpr, Effect, Pattern, Stmt};
+use crate::ir::{CellExpr, DirRef, Effect, Pattern, Stmt};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -147,6 +147,25 @@ impl<const W: usize> ExprCompiler<'_, W> {
         self.neighbour_part(slot, cond, to).map(|(_, t)| t)
     }
 
+    /// Whether each of `dirs`, for every player, leads from every cell to one of its
+    /// adjacent cells (`Geo::adjacent`) or off the board.
+    fn among_adjacent(&self, dirs: &[DirRef]) -> bool {
+        let geo = self.geo;
+        (0..self.tests.players.max(1) as usize).all(|p| {
+            dirs.iter().all(|&d| {
+                let d = match d {
+                    DirRef::Abs(a) => a,
+                    DirRef::Rel(r) => geo.rel[p][r as usize & 7],
+                    DirRef::Var(_) | DirRef::Opp(_) => return false,
+                };
+                (0..geo.cells).all(|c| {
+                    let n = geo.nb[c as usize][d as usize & 7];
+                    n == NONE || geo.adjacent[c as usize].has(n)
+                })
+            })
+        })
+    }
+
     fn effect(&self, e: &Effect) -> CEffect<W> {
         match e {
             Effect::If {
@@ -163,6 +182,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 dirs: dirs.clone(),
                 body: self.effects(body),
                 guard: self.neighbour_guard(*slot, body),
+                adjacent: self.among_adjacent(dirs),
             },
             Effect::Along {
                 slot,
