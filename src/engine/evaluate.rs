@@ -553,14 +553,20 @@ impl<const W: usize> ExprCompiler<'_, W> {
             _ => false,
         };
         let (x, t) = self.neighbour_part(slot, body, independent)?;
-        let (x, dirs, body, slot) = (self.cell(x), dirs.to_vec(), self.cond(body), slot as usize);
+        let x = Base::of(x).expect("a cell not depending on the direction is read directly");
+        let adjacent = self.among_adjacent(dirs);
+        let (dirs, body, slot) = (dirs.to_vec(), self.cond(body), slot as usize);
         Some(Box::new(move |core, st, cx| {
-            let c = x(core, st, cx);
+            let c = x.get(cx, st);
             if c == NONE {
                 // No neighbour at all: every body fails.
                 return all && dirs.is_empty();
             }
             let near = t.set(core, st, cx).expect("a set test");
+            // No adjacent cell in the set: every direction fails.
+            if adjacent && !dirs.is_empty() && !near.intersects(&core.geo.adjacent[c as usize]) {
+                return false;
+            }
             let saved = cx.slots[slot];
             let mut held = all;
             for &d in &dirs {
@@ -843,6 +849,7 @@ enum Base {
     Slot(u8),
     LastTo,
     LastFrom,
+    Const(Cell),
 }
 
 impl Base {
@@ -855,6 +862,7 @@ impl Base {
             CellExpr::Slot(s) => Some(Base::Slot(s)),
             CellExpr::LastTo => Some(Base::LastTo),
             CellExpr::LastFrom => Some(Base::LastFrom),
+            CellExpr::Const(c) => Some(Base::Const(c)),
             _ => None,
         }
     }
@@ -867,6 +875,7 @@ impl Base {
             Base::Slot(s) => cx.slots[s as usize],
             Base::LastTo => st.s.last_to,
             Base::LastFrom => st.s.last_from,
+            Base::Const(c) => c,
         }
     }
 }

@@ -149,7 +149,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
 
     /// Whether each of `dirs`, for every player, leads from every cell to one of its
     /// adjacent cells (`Geo::adjacent`) or off the board.
-    fn among_adjacent(&self, dirs: &[DirRef]) -> bool {
+    pub(super) fn among_adjacent(&self, dirs: &[DirRef]) -> bool {
         let geo = self.geo;
         (0..self.tests.players.max(1) as usize).all(|p| {
             dirs.iter().all(|&d| {
