@@ -253,9 +253,7 @@ impl<const W: usize> Core<W> {
             f(sh, reached.and(targets));
         }
     }
-}
 
-impl<const W: usize> Core<W> {
     /// The cells slides from `from` (the sliding pieces with a cell beyond them, `has`)
     /// reach one step of `k` at a time, down with `DOWN`, up to and including the first
     /// cell not empty, and only `open` cells. The cells a slide crosses and may go on

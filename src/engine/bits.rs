@@ -238,22 +238,10 @@ impl<const W: usize> Bits<W> {
         // A step on any board is under a word: the common case without the general
         // case's word offsets and edge tests.
         if (1..64).contains(&k) {
-            let k = k as u32;
-            return Bits(std::array::from_fn(|i| {
-                let low = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
-                self.0[i] << k | low
-            }));
+            return self.shift_by::<false, true>(k as u32);
         }
         if (-63..0).contains(&k) {
-            let k = k.unsigned_abs();
-            return Bits(std::array::from_fn(|i| {
-                let high = if i + 1 < W {
-                    self.0[i + 1] << (64 - k)
-                } else {
-                    0
-                };
-                self.0[i] >> k | high
-            }));
+            return self.shift_by::<true, true>(k.unsigned_abs());
         }
         let n = k.unsigned_abs() as usize;
         let (words, bits) = (n / 64, (n % 64) as u32);
@@ -422,21 +410,36 @@ mod tests {
         }
     }
 
-    /// A shift one way by a known size moves every cell as the general shift does.
+    /// Shifts, one way by a known size and the general one, move every cell by `k`,
+    /// against the cells moved one by one.
     #[test]
-    fn a_shift_one_way_is_the_general_shift() {
+    fn a_shift_moves_every_cell() {
+        fn moved<const W: usize>(b: Bits<W>, k: i32) -> Bits<W> {
+            let top = 64 * W as i32;
+            Bits::from_cells(
+                b.iter()
+                    .map(|c| c as i32 + k)
+                    .filter(|c| (0..top).contains(c))
+                    .map(|c| c as u16),
+            )
+        }
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..200 {
             let mut w = || crate::engine::hash::splitmix(&mut seed);
             let (one, three) = (Bits::<1>([w()]), Bits::<3>([w(), w(), w()]));
             for k in 1..192u32 {
-                assert_eq!(one.shift_by::<false, false>(k), one.shift(k as i32));
-                assert_eq!(one.shift_by::<true, false>(k), one.shift(-(k as i32)));
-                assert_eq!(three.shift_by::<false, false>(k), three.shift(k as i32));
-                assert_eq!(three.shift_by::<true, false>(k), three.shift(-(k as i32)));
+                let (up, down) = (k as i32, -(k as i32));
+                assert_eq!(one.shift(up), moved(one, up), "{one:?} by {up}");
+                assert_eq!(one.shift(down), moved(one, down), "{one:?} by {down}");
+                assert_eq!(three.shift(up), moved(three, up), "{three:?} by {up}");
+                assert_eq!(three.shift(down), moved(three, down), "{three:?} by {down}");
+                assert_eq!(one.shift_by::<false, false>(k), moved(one, up));
+                assert_eq!(one.shift_by::<true, false>(k), moved(one, down));
+                assert_eq!(three.shift_by::<false, false>(k), moved(three, up));
+                assert_eq!(three.shift_by::<true, false>(k), moved(three, down));
                 if k < 64 {
-                    assert_eq!(three.shift_by::<false, true>(k), three.shift(k as i32));
-                    assert_eq!(three.shift_by::<true, true>(k), three.shift(-(k as i32)));
+                    assert_eq!(three.shift_by::<false, true>(k), moved(three, up));
+                    assert_eq!(three.shift_by::<true, true>(k), moved(three, down));
                 }
             }
         }

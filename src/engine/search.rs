@@ -254,7 +254,7 @@ impl<const W: usize> Core<W> {
         let next = std::sync::atomic::AtomicU64::new(0);
         let stop = std::sync::atomic::AtomicBool::new(false);
         // Playouts are claimed and reported in runs: two atomic additions a playout
-        // are a few percent of a short game's. Runs stay short enough for every
+        // were about 1% of a short game's time. Runs stay short enough for every
         // thread to get a share of a small batch.
         let chunk = (count / (threads as u64 * 64)).clamp(1, 32);
         let run = || {
