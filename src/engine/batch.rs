@@ -9,6 +9,8 @@ use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
+use super::movegen::DRAW_BATCH_FROM;
+use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NONE, State};
 
 /// One direction of one statement, as a shift: by `delta`, from the cells of `has`
@@ -147,6 +149,86 @@ impl<const W: usize> Core<W> {
             return self.shift_move(st, piece, sh, targets.nth_within(index));
         }
         unreachable!("the index is below the sets' count")
+    }
+
+    /// A uniform random move when every piece the player to move has is of a type a
+    /// draw takes from its sets (`Core::shift_drawn`), nothing is in hand and the game
+    /// has no action, no `legal if` and no piece made from nothing: each shift's targets
+    /// are built on the stack, one is drawn by their counts and decoded, with no list of
+    /// origins. When the types are those of `Core::drawn_batched`, the draw is the one
+    /// `random_by_bounds` makes (the same types and shifts in the same order, one number
+    /// drawn), so the games played are the same. `None` when the case does not hold;
+    /// `Some(None)` when there is no move.
+    #[inline(never)]
+    pub fn draw_shifted(
+        &self,
+        st: &State<W>,
+        rng: &mut Rng,
+        sets: &mut Vec<u64>,
+    ) -> Option<Option<Move>> {
+        let me = st.s.to_move as usize;
+        if st.hand[me][..self.moves.len()].iter().any(|&n| n > 0) {
+            return None;
+        }
+        let mut left = st.by_owner[me];
+        for &(piece, least) in &self.shift_drawn {
+            let mine = left.and(st.by_type[piece as usize]);
+            if !mine.is_empty() && !mine.at_least(least) {
+                return None;
+            }
+            left = left.minus(mine);
+        }
+        if !left.is_empty() {
+            return None;
+        }
+        // Per shift with targets: its `W` words, then its count, type and index in one
+        // word (the buffer is kept, not an array cleared at every draw).
+        sets.clear();
+        let mut total = 0u32;
+        for &(piece, _) in &self.shift_drawn {
+            let mine = st.by_owner[me].and(st.by_type[piece as usize]);
+            if mine.is_empty() {
+                continue;
+            }
+            let batch = self.batch[piece as usize].as_ref().expect("batched");
+            let mut i = 0u64;
+            self.each_shift(st, piece, mine, batch, |_, targets| {
+                let count = targets.count();
+                if count > 0 {
+                    sets.extend_from_slice(&targets.0);
+                    sets.push(count as u64 | (piece as u64) << 32 | i << 40);
+                    total += count;
+                }
+                i += 1;
+            });
+        }
+        if total == 0 {
+            return Some(None);
+        }
+        let mut k = rng.below(total as usize) as u32;
+        for one in sets.chunks_exact(W + 1) {
+            let count = one[W] as u32;
+            if k < count {
+                let (piece, i) = ((one[W] >> 32) as u8, (one[W] >> 40) as usize);
+                let targets = Bits::<W>(std::array::from_fn(|w| one[w]));
+                let batch = self.batch[piece as usize].as_ref().expect("batched");
+                let sh = &batch[me.min(batch.len() - 1)][i];
+                return Some(Some(self.shift_move(st, piece, sh, targets.nth_within(k))));
+            }
+            k -= count;
+        }
+        unreachable!("the index is below the sets' count")
+    }
+
+    /// The fewest pieces of a type `draw_shifted` takes from their sets: a step is one
+    /// shift, cheaper than running one piece's rules, but a slide is a fill of several
+    /// rounds, dearer than a lone piece's walk along its rays.
+    pub fn least_drawn(batch: &Batch<W>) -> u32 {
+        if batch.iter().flatten().any(|sh| sh.slide) {
+            DRAW_BATCH_FROM
+        } else {
+            1
+        }
     }
 
     /// The move of a shift of type `piece` landing on `to`, one of its targets.
@@ -398,5 +480,75 @@ mod tests {
             let source = format!("game \"T\" {{ }}\n{rest}");
             assert_eq!(agrees(&source), batched, "{source}");
         }
+    }
+
+    /// The draw from the sets alone (`Core::draw_shifted`) against the general one, in
+    /// the positions of random games: where every type of the player to move is one
+    /// `random_by_bounds` draws from its sets, the same move for the same numbers (so
+    /// that seeded playouts play the same games); elsewhere, a legal move (or none
+    /// exactly when there is none). Wolf and Sheep's lone wolf, drawn from its sets only
+    /// here, is the second case.
+    #[test]
+    fn the_draw_from_the_sets_alone_is_the_general_draw() {
+        let tablut = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tablut.game");
+        let tablut = std::fs::read_to_string(tablut).expect("a game");
+        for (name, fast) in [
+            ("breakthrough", Core::<1>::example("breakthrough")),
+            ("wolf-and-sheep", Core::<1>::example("wolf-and-sheep")),
+        ] {
+            let mut general = Core::<1>::example(name);
+            general.draws_shifted = false;
+            compare(name, &fast, &general);
+        }
+        let fast = Core::<2>::of_text(&tablut);
+        let mut general = Core::<2>::of_text(&tablut);
+        general.draws_shifted = false;
+        compare("tablut", &fast, &general);
+    }
+
+    fn compare<const W: usize>(name: &str, fast: &Core<W>, general: &Core<W>) {
+        assert!(fast.draws_shifted, "{name}");
+        let mut sc = Scratch::default();
+        let (mut same, mut other) = (0, 0);
+        for game in 0..30 {
+            let mut st = fast.start();
+            let mut rng = Rng::for_playout(9, game);
+            for _ in 0..200 {
+                let me = st.s.to_move as usize;
+                let alike = (fast.drawn_batched.iter()).fold(st.by_owner[me], |left, &p| {
+                    let mine = left.and(st.by_type[p as usize]);
+                    if mine.at_least(crate::engine::movegen::DRAW_BATCH_FROM) {
+                        left.minus(mine)
+                    } else {
+                        left
+                    }
+                });
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let m = fast.random_legal(&mut st, &mut a, &mut sc);
+                let n = general.random_legal(&mut st, &mut b, &mut sc);
+                let used = fast
+                    .draw_shifted(&st, &mut rng.clone(), &mut Vec::new())
+                    .is_some();
+                if alike.is_empty() {
+                    assert_eq!(m, n, "{name}, game {game}");
+                    same += used as u32;
+                } else {
+                    let mut legal = Vec::new();
+                    general.legal_moves(&mut st, &mut legal);
+                    assert_eq!(m.is_none(), legal.is_empty(), "{name}, game {game}");
+                    assert!(m.is_none_or(|m| legal.iter().any(|x| x.same_as(&m))));
+                    other += used as u32;
+                }
+                rng = a;
+                let Some(m) = m else { break };
+                fast.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(same > 100, "{name}: {same} draws from the sets alike");
+        assert!(
+            name != "wolf-and-sheep" || other > 100,
+            "{name}: {other} lone-wolf draws"
+        );
     }
 }

@@ -276,6 +276,10 @@ pub struct Core<const W: usize> {
     /// Those of `batched` whose rules never give one move twice, and that a player has
     /// `DRAW_BATCH_FROM` or more of at the start: a draw takes their moves from the sets.
     pub drawn_batched: Vec<u8>,
+    /// Some type is in `drawn_batched`, and no action or `legal if` can take a move out
+    /// of a draw among the sets' (`Core::draw_shifted`).
+    pub draws_shifted: bool,
+    pub shift_drawn: Vec<(u8, u32)>,
     /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
     /// chain is outside a class: each piece type's chains per class. Only the pieces that
     /// could start one need listing for the classes, and a player none of whose pieces
@@ -475,6 +479,8 @@ impl<const W: usize> Core<W> {
             batch: Vec::new(),
             batched: Vec::new(),
             drawn_batched: Vec::new(),
+            draws_shifted: false,
+            shift_drawn: Vec::new(),
             gated_classes: None,
             unclassed: Vec::new(),
             drawn_unclassed: Vec::new(),
@@ -591,6 +597,19 @@ impl<const W: usize> Core<W> {
         core.drawn_batched = (core.batched.iter().copied())
             .filter(|&p| !core.may_duplicate[p as usize] && many(p as usize))
             .collect();
+        core.shift_drawn = (core.batched.iter().copied())
+            .filter(|&p| !core.may_duplicate[p as usize])
+            .map(|p| {
+                (
+                    p,
+                    Self::least_drawn(core.batch[p as usize].as_ref().expect("batched")),
+                )
+            })
+            .collect();
+        core.draws_shifted = !core.drawn_batched.is_empty()
+            && core.actions.is_empty()
+            && core.legal.is_none()
+            && !core.creates;
         core.gated_classes = core.gated_classes();
         if core.gated_classes.is_some() {
             // The same for the moves of no class, drawn when no chain can start.

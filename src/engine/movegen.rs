@@ -410,6 +410,11 @@ impl<const W: usize> Core<W> {
             }
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
+                if self.draws_shifted
+                    && let Some(m) = self.draw_shifted(st, rng, &mut sc.sets)
+                {
+                    return m;
+                }
                 return self.random_bounded::<false>(st, rng, sc);
             }
             return self.random_exact(st, rng, sc, ANY_CLASS);
