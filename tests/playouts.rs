@@ -149,6 +149,8 @@ fn random_moves_are_uniform_over_pieces_drawn_by_their_sets() {
     uniform(&rooks, "a2-a3 c5-c4 a3-a4");
     uniform(&example("breakthrough"), "");
     uniform(&game("tablut"), "e3-h3 e2-e3");
+    // The king, whose rules are the guards', drawn with them.
+    uniform(&game("tablut"), "e4-h4 a4-a3 e6-h6 a6-a7");
     // A lone piece of steps only (the wolf) is drawn from its sets too, when it is all
     // its player has; the sheep, all of theirs, from theirs.
     uniform(&example("wolf-and-sheep"), "a1-b2");

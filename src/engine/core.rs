@@ -279,7 +279,10 @@ pub struct Core<const W: usize> {
     /// Some type is in `drawn_batched`, and no action or `legal if` can take a move out
     /// of a draw among the sets' (`Core::draw_shifted`).
     pub draws_shifted: bool,
-    pub shift_drawn: Vec<(u8, u32)>,
+    /// The groups of types `Core::draw_shifted` draws from their sets.
+    pub shift_drawn: Vec<super::batch::ShiftGroup>,
+    /// Some group of `shift_drawn` has more than one type.
+    pub shift_grouped: bool,
     /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
     /// chain is outside a class: each piece type's chains per class. Only the pieces that
     /// could start one need listing for the classes, and a player none of whose pieces
@@ -481,6 +484,7 @@ impl<const W: usize> Core<W> {
             drawn_batched: Vec::new(),
             draws_shifted: false,
             shift_drawn: Vec::new(),
+            shift_grouped: false,
             gated_classes: None,
             unclassed: Vec::new(),
             drawn_unclassed: Vec::new(),
@@ -597,15 +601,32 @@ impl<const W: usize> Core<W> {
         core.drawn_batched = (core.batched.iter().copied())
             .filter(|&p| !core.may_duplicate[p as usize] && many(p as usize))
             .collect();
-        core.shift_drawn = (core.batched.iter().copied())
-            .filter(|&p| !core.may_duplicate[p as usize])
-            .map(|p| {
-                (
-                    p,
-                    Self::least_drawn(core.batch[p as usize].as_ref().expect("batched")),
-                )
-            })
-            .collect();
+        // Types whose rules are the same are drawn together when a player starts with
+        // pieces of several of them (a king among guards).
+        let mut groups: Vec<super::batch::ShiftGroup> = Vec::new();
+        let together =
+            |p: usize, q: usize| (start[p].iter().zip(&start[q])).any(|(&a, &b)| a > 0 && b > 0);
+        for &p in &core.batched {
+            if core.may_duplicate[p as usize] {
+                continue;
+            }
+            let rules = &core.program.game.moves;
+            let alike = |g: &&mut super::batch::ShiftGroup| {
+                rules[g.lead as usize] == rules[p as usize]
+                    && (std::iter::once(&g.lead).chain(&g.more))
+                        .any(|&q| together(p as usize, q as usize))
+            };
+            match groups.iter_mut().find(alike) {
+                Some(g) => g.more.push(p),
+                None => groups.push(super::batch::ShiftGroup {
+                    lead: p,
+                    more: Vec::new(),
+                    least: Self::least_drawn(core.batch[p as usize].as_ref().expect("batched")),
+                }),
+            }
+        }
+        core.shift_grouped = groups.iter().any(|g| !g.more.is_empty());
+        core.shift_drawn = groups;
         core.draws_shifted = !core.drawn_batched.is_empty()
             && core.actions.is_empty()
             && core.legal.is_none()
