@@ -220,9 +220,12 @@ impl<const W: usize> Core<W> {
             return None;
         }
         // Per shift with targets: its `W` words, then its count, group and index in one
-        // word (the buffer is kept, not an array cleared at every draw).
-        sets.clear();
-        let mut total = 0u32;
+        // word, written in place (the buffer is kept, sized once for every shift, not an
+        // array cleared nor a vector grown at every draw).
+        if sets.len() < self.shift_words {
+            sets.resize(self.shift_words, 0);
+        }
+        let (mut total, mut end) = (0u32, 0);
         for (at, g) in self.shift_drawn.iter().enumerate() {
             let mine = g.of::<W, GROUPED>(st, st.by_owner[me]);
             if mine.is_empty() {
@@ -234,8 +237,9 @@ impl<const W: usize> Core<W> {
             self.each_shift(st, lead, mine, batch, |_, targets| {
                 let count = targets.count();
                 if count > 0 {
-                    sets.extend_from_slice(&targets.0);
-                    sets.push(count as u64 | (at as u64) << 32 | i << 40);
+                    sets[end..end + W].copy_from_slice(&targets.0);
+                    sets[end + W] = count as u64 | (at as u64) << 32 | i << 40;
+                    end += W + 1;
                     total += count;
                 }
                 i += 1;
@@ -245,7 +249,7 @@ impl<const W: usize> Core<W> {
             return Some(None);
         }
         let mut k = rng.below(total as usize) as u32;
-        for one in sets.chunks_exact(W + 1) {
+        for one in sets[..end].chunks_exact(W + 1) {
             let count = one[W] as u32;
             if k < count {
                 let (at, i) = ((one[W] >> 32) as u8 as usize, (one[W] >> 40) as usize);

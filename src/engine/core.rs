@@ -283,6 +283,8 @@ pub struct Core<const W: usize> {
     pub shift_drawn: Vec<super::batch::ShiftGroup>,
     /// Some group of `shift_drawn` has more than one type.
     pub shift_grouped: bool,
+    /// The words `Core::draw_shifted` may write: `W + 1` per shift of every group.
+    pub shift_words: usize,
     /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
     /// chain is outside a class: each piece type's chains per class. Only the pieces that
     /// could start one need listing for the classes, and a player none of whose pieces
@@ -485,6 +487,7 @@ impl<const W: usize> Core<W> {
             draws_shifted: false,
             shift_drawn: Vec::new(),
             shift_grouped: false,
+            shift_words: 0,
             gated_classes: None,
             unclassed: Vec::new(),
             drawn_unclassed: Vec::new(),
@@ -626,6 +629,14 @@ impl<const W: usize> Core<W> {
             }
         }
         core.shift_grouped = groups.iter().any(|g| !g.more.is_empty());
+        core.shift_words = (groups.iter())
+            .map(|g| {
+                core.batch[g.lead as usize]
+                    .as_ref()
+                    .map_or(0, |b| b.iter().map(Vec::len).max().unwrap_or(0))
+            })
+            .sum::<usize>()
+            * (W + 1);
         core.shift_drawn = groups;
         core.draws_shifted = !core.drawn_batched.is_empty()
             && core.actions.is_empty()
