@@ -78,6 +78,14 @@ impl<const W: usize> Core<W> {
             if filled.intersects(&goal) {
                 return true;
             }
+            if joining.is_empty() {
+                // Kept, and no cell added joins it (most moves): the fill and its border
+                // stand as they are.
+                if let Some(i) = kept {
+                    fills[i].within[..W].copy_from_slice(&within.0);
+                }
+                return false;
+            }
             let (filled, met, around) = self.grow(filled.or(joining), joining, within, goal);
             if !met {
                 let border = border.or(around).minus(filled);
