@@ -48,6 +48,9 @@ pub struct Scratch {
     missed_words: Vec<u64>,
     /// What the run being decoded records (`Emit::record`).
     words: Vec<u64>,
+    /// The shifts' target sets of `Core::draw_shifted`, apart from `sets`: it is sized
+    /// once and written in place, where `random_by_bounds` clears `sets` and pushes.
+    shifted_sets: Vec<u64>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -411,7 +414,7 @@ impl<const W: usize> Core<W> {
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
                 if self.draws_shifted
-                    && let Some(m) = self.draw_shifted(st, rng, &mut sc.sets)
+                    && let Some(m) = self.draw_shifted(st, rng, &mut sc.shifted_sets)
                 {
                     return m;
                 }
