@@ -71,6 +71,11 @@ fn random_moves_are_uniform_over_placements_and_board_moves() {
     );
     uniform(&tempo, "");
     uniform(&tempo, "S@b2 S@c3");
+    // Shaversi: placements under guards, one guard for the types with the same rules
+    // and one set of cells for the types placed alike (the King open and the Queen not at
+    // the start, then the Queen alone, then four types).
+    uniform(&game("shaversi"), "");
+    uniform(&game("shaversi"), "K@e4");
     uniform(&game("shaversi"), "K@e4 Q@d5");
 }
 

@@ -669,7 +669,7 @@ impl<const W: usize> Core<W> {
         }
         core.none_act_on_board = !core.acts_on_board.contains(&true);
         core.only_placed = core.none_act_on_board
-            && core.any_placed
+            && core.counted_placed.contains(&true)
             && core.legal.is_none()
             && !core.any_choice
             && !core.creates

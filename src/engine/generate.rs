@@ -559,9 +559,10 @@ impl<const W: usize> Core<W> {
     /// Whether a piece's rules give its placements as one set: a lone placement whose
     /// test and condition have sets, or when `guarded`, also an `if` (on the position:
     /// nothing is bound yet) whose branches are such rules or nothing. A random draw
-    /// then counts and decodes its candidates from that set, with no emitter. (Several
-    /// guarded types in hand are drawn faster by their bounds: one of them is decoded
-    /// rather than every one's set built.)
+    /// then counts and decodes its candidates from that set, with no emitter. (Where some
+    /// type acts on the board, several guarded types in hand are drawn faster by their
+    /// bounds: one of them is decoded rather than every one's set built. Where none
+    /// does, `Core::random_placed` builds each set once for the types placed alike.)
     pub fn placements_only(rules: &[CStmt<W>], guarded: bool) -> bool {
         let branch = |rules: &[CStmt<W>]| rules.is_empty() || Self::placements_only(rules, true);
         match rules {

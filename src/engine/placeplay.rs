@@ -8,6 +8,7 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
+use super::generate::CStmt;
 use super::movegen::Scratch;
 use super::position::Pos;
 use super::search::{Ending, Rng};
@@ -28,8 +29,16 @@ pub enum Drawn {
     Undecided,
 }
 
-/// The most piece types in hand one draw takes from their sets.
-const MOST: usize = 4;
+/// The most piece types one draw takes from their sets.
+const MOST: usize = 8;
+
+/// Whether a guard of placements is known to hold, in one draw.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Unknown,
+    Yes,
+    No,
+}
 
 impl<const W: usize> Core<W> {
     /// Whether playouts take the placement loop (`playout_placed`).
@@ -48,7 +57,7 @@ impl<const W: usize> Core<W> {
             // with no table of types to fill.
             let (cells, then) = if st.hand[me as usize][0] == 0 {
                 (Bits::EMPTY, NONE)
-            } else if !self.placed[0] {
+            } else if !self.counted_placed[0] {
                 return Drawn::Undecided;
             } else {
                 self.placements(st, &mut Ctx::new(me), &self.moves[0])
@@ -58,22 +67,77 @@ impl<const W: usize> Core<W> {
                 Drawn::Place(0, cells.nth_within(k), then)
             });
         }
+        let mut cx = Ctx::new(me);
+        let mut sets = [None; MOST];
+        let mut open = [Open::Unknown; MOST];
         let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
         let (mut n, mut total) = (0, 0);
         for p in 0..self.moves.len() {
             if st.hand[me as usize][p] == 0 {
                 continue;
             }
-            if !self.placed[p] || n == MOST {
+            if !self.counted_placed[p] || p >= MOST {
                 return Drawn::Undecided;
             }
-            let (cells, then) = self.placements(st, &mut Ctx::new(me), &self.moves[p]);
+            let (cells, then) = self.placeable_cells(st, &mut cx, p, &mut sets, &mut open);
             let count = cells.count();
-            types[n] = (p as u8, cells, then, count);
-            n += 1;
-            total += count;
+            if count > 0 {
+                types[n] = (p as u8, cells, then, count);
+                n += 1;
+                total += count;
+            }
         }
         self.slot_or_action(st, rng, total, |k| self.placed_slot(&types[..n], k))
+    }
+
+    /// The cells type `p` in hand (`counted_placed`, `p < MOST`) may be placed on, and
+    /// its placement's effect block. A guard is asked once for the types with the same
+    /// rules (`Core::placed_like`: `moves Rook, Bishop, Knight { if … }`), and a
+    /// placement's set built once for the types placed alike under other guards
+    /// (`Core::placed_set_like`).
+    #[inline(always)]
+    fn placeable_cells(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        p: usize,
+        sets: &mut [Option<Bits<W>>; MOST],
+        open: &mut [Open; MOST],
+    ) -> (Bits<W>, u16) {
+        let place = match &self.moves[p][..] {
+            [
+                CStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+            ] if otherwise.is_empty() => {
+                let like = self.placed_like[p] as usize;
+                if open[like] == Open::Unknown {
+                    open[like] = if cond(self, st, cx) {
+                        Open::Yes
+                    } else {
+                        Open::No
+                    };
+                }
+                if open[like] == Open::No {
+                    return (Bits::EMPTY, NONE);
+                }
+                &then[..]
+            }
+            rules => rules,
+        };
+        match place {
+            [CStmt::Place { then, .. }] => {
+                let like = self.placed_set_like[p] as usize;
+                let cells = match sets[like] {
+                    Some(cells) => cells,
+                    None => *sets[like].insert(self.placements(st, cx, place).0),
+                };
+                (cells, *then)
+            }
+            _ => self.placements(st, cx, place),
+        }
     }
 
     /// Draws among `total` placement slots (decoded by `slot`) and the actions.
