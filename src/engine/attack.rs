@@ -10,7 +10,7 @@ use super::bits::Bits;
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
-use super::generate::{Emit, Mode};
+use super::generate::{CStmt, Emit, Mode};
 use super::state::{Cell, NONE, State};
 use crate::geometry::MAX_DIRS;
 use crate::ir::{DirRef, Stmt};
@@ -321,6 +321,12 @@ impl<const W: usize> Core<W> {
         for from in st.by_owner[cx.me as usize].iter() {
             let p = self.codes.piece[st.board[from as usize] as usize];
             acx.from = from;
+            if let Some(set) = set
+                && self.attacks_as_sets[p as usize]
+            {
+                total += self.reached_in(st, &acx, &self.attacks[p as usize], set) as i64;
+                continue;
+            }
             match set {
                 Some(set) => {
                     let mut e = Emit::new(Mode::CountIn(set), &mut buf);
@@ -340,6 +346,75 @@ impl<const W: usize> Core<W> {
 }
 
 impl<const W: usize> Core<W> {
+    /// Whether a rule's targets are a set built with no emitter (`reached_in`): a step
+    /// given by masks, a leap, or a slide with no length limit and no `through` test,
+    /// each with a target test given as a set and no condition.
+    pub(super) fn reaches_as_set(&self, r: &CStmt<W>) -> bool {
+        match r {
+            CStmt::Step {
+                masks: Some(_),
+                to,
+                cond: None,
+                ..
+            }
+            | CStmt::Leap { to, cond: None, .. } => to.is_set(),
+            CStmt::Slide {
+                max,
+                through: None,
+                to,
+                cond: None,
+                ..
+            } => to.is_set() && *max as usize >= self.geo.longest_ray,
+            _ => false,
+        }
+    }
+
+    /// How many cells of `set` the rules of a piece on `cx.from` reach, every rule passing
+    /// `reaches_as_set`: as many as the emitter would count (a cell two rules reach, or
+    /// a slide's direction named twice, counts twice), with none run.
+    #[inline]
+    fn reached_in(&self, st: &State<W>, cx: &Ctx, rules: &[CStmt<W>], set: Bits<W>) -> u32 {
+        let (me, from) = (cx.me as usize, cx.from as usize);
+        let within = |to: &CTest<W>| set.and(to.set(self, st, cx).expect("a set test"));
+        let mut count = 0;
+        for r in rules {
+            count += match r {
+                CStmt::Step {
+                    masks: Some(m), to, ..
+                } => m[me.min(m.len() - 1)][from].and(within(to)).count(),
+                CStmt::Leap { leap, to, .. } => {
+                    let leap = leap[me.min(leap.len() - 1)] as usize;
+                    self.geo.leap_masks[leap][from].and(within(to)).count()
+                }
+                CStmt::Slide { dirs, to, .. } => {
+                    // Rays of distinct directions share no cell: one count for them all,
+                    // and one more for each direction named again.
+                    let (mut reached, mut again, mut seen) = (Bits::EMPTY, 0, 0u8);
+                    for &d in dirs {
+                        let d = self.dir(cx, d) as usize & 7;
+                        // The ray up to and including its first occupied cell.
+                        let ray = self.geo.ray_mask[from][d];
+                        let hits = ray.and(st.occupied);
+                        let up_to = if self.geo.increasing[d] {
+                            hits.through_lowest()
+                        } else {
+                            hits.down_to_highest()
+                        };
+                        if seen & (1 << d) == 0 {
+                            seen |= 1 << d;
+                            reached = reached.or(ray.and(up_to));
+                        } else {
+                            again += ray.and(up_to).and(within(to)).count();
+                        }
+                    }
+                    reached.and(within(to)).count() + again
+                }
+                _ => unreachable!("a rule that reaches_as_set"),
+            };
+        }
+        count
+    }
+
     /// Tabulates where the steps of attack rules read backwards come from.
     pub(super) fn tabulate_reverse(&mut self) {
         let mut reverse = std::mem::take(&mut self.reverse);
@@ -447,5 +522,58 @@ mod tests {
             attacked > 500 && quiet > 500,
             "{attacked} attacked, {quiet} not"
         );
+    }
+
+    #[test]
+    fn attacks_counted_as_sets_are_those_the_emitter_counts() {
+        // Steps, leaps and slides to the edge are counted as sets; the limited slide and
+        // the double step are run. A target test that reads the attacker (`not friend`)
+        // and one that does not (`any`) both meet the score's test (`empty`).
+        // Then a rook's slide that names north twice, as listing gives it twice.
+        let text = GAME.replace("end {", "score = count attacks where empty\nend {");
+        let twice = text.replace("slide orthogonal to any", "slide orthogonal, north to any");
+        assert_ne!(text, twice);
+        for text in [text, twice] {
+            score_is_the_emitters_count(&text);
+        }
+    }
+
+    fn score_is_the_emitters_count(text: &str) {
+        let core = Core::<1>::of_text(text);
+        let as_sets = core.attacks_as_sets.iter().filter(|&&b| b).count();
+        assert_eq!(as_sets, 5, "{:?}", core.attacks_as_sets);
+        let mut sc = Scratch::default();
+        let mut seen = 0;
+        for game in 0..40 {
+            let mut rng = Rng::for_playout(4, game);
+            let mut pos = core.start_pos();
+            for _ in 0..(game % 31) {
+                let m = core
+                    .random_legal(&mut pos.st, &mut rng, &mut sc)
+                    .expect("a move");
+                core.play(&mut pos, &m);
+            }
+            let st = &pos.st;
+            let empty = core.geo.all.minus(st.occupied);
+            for me in 0..2u8 {
+                let mut want = 0;
+                for from in st.by_owner[me as usize].iter() {
+                    let p = core.codes.piece[st.board[from as usize] as usize];
+                    let mut cx = Ctx::new(me);
+                    cx.from = from;
+                    let mut none = Vec::new();
+                    let mut e = Emit::new(Mode::CountIn(empty), &mut none);
+                    core.generate(st, &mut cx, &core.attacks[p as usize], &mut e);
+                    want += e.count as i64;
+                }
+                assert_eq!(
+                    core.score(st, &mut Ctx::new(me)),
+                    want,
+                    "game {game}, player {me}"
+                );
+                seen += want;
+            }
+        }
+        assert!(seen > 1000, "{seen} attacks in all");
     }
 }

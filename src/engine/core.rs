@@ -235,6 +235,9 @@ pub struct Core<const W: usize> {
     pub moves: Vec<Vec<CStmt<W>>>,
     /// Attack rules per piece type (its move rules when it has none).
     pub attacks: Vec<Vec<CStmt<W>>>,
+    /// Per piece type: whether its attack rules' targets are sets (`Core::reaches_as_sets`),
+    /// so that `count attacks` counts them with no emitter.
+    pub attacks_as_sets: Vec<bool>,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules
     /// are plain steps, slides and leaps.
     pub reverse: Vec<Vec<super::attack::Rev<W>>>,
@@ -473,6 +476,7 @@ impl<const W: usize> Core<W> {
             players,
             moves,
             attacks,
+            attacks_as_sets: Vec::new(),
             reverse,
             attack_rest,
             attack_plans: Vec::new(),
@@ -554,6 +558,9 @@ impl<const W: usize> Core<W> {
             }
         }
         (core.moves, core.attacks, core.chains, core.attack_rest) = (moves, attacks, chains, rest);
+        core.attacks_as_sets = (core.attacks.iter())
+            .map(|rules| rules.iter().all(|r| core.reaches_as_set(r)))
+            .collect();
         core.placed = core
             .moves
             .iter()
