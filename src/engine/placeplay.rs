@@ -68,9 +68,12 @@ impl<const W: usize> Core<W> {
             });
         }
         let mut cx = Ctx::new(me);
-        let mut sets = [None; MOST];
+        // Each set built, with its count, for the types placed alike (`built`, a bit
+        // each).
+        let (mut sets, mut built) = ([(Bits::<W>::EMPTY, 0u32); MOST], 0u8);
         let mut open = [Open::Unknown; MOST];
-        let mut types = [(0u8, Bits::<W>::EMPTY, NONE, 0u32); MOST];
+        // The types with cells to be placed on: type, set, effect block, count.
+        let mut types = [(0u8, 0u8, NONE, 0u32); MOST];
         let (mut n, mut total) = (0, 0);
         for p in 0..self.moves.len() {
             if st.hand[me as usize][p] == 0 {
@@ -79,31 +82,45 @@ impl<const W: usize> Core<W> {
             if !self.counted_placed[p] || p >= MOST {
                 return Drawn::Undecided;
             }
-            let (cells, then) = self.placeable_cells(st, &mut cx, p, &mut sets, &mut open);
-            let count = cells.count();
+            let Some((at, then)) =
+                self.placeable_set(st, &mut cx, p, &mut sets, &mut built, &mut open)
+            else {
+                continue;
+            };
+            let count = sets[at].1;
             if count > 0 {
-                types[n] = (p as u8, cells, then, count);
+                types[n] = (p as u8, at as u8, then, count);
                 n += 1;
                 total += count;
             }
         }
-        self.slot_or_action(st, rng, total, |k| self.placed_slot(&types[..n], k))
+        self.slot_or_action(st, rng, total, |mut k| {
+            for &(piece, at, then, count) in &types[..n] {
+                if k < count {
+                    return Drawn::Place(piece, sets[at as usize].0.nth_within(k), then);
+                }
+                k -= count;
+            }
+            unreachable!("the slot is below the placements' total");
+        })
     }
 
-    /// The cells type `p` in hand (`counted_placed`, `p < MOST`) may be placed on, and
-    /// its placement's effect block. A guard is asked once for the types with the same
-    /// rules (`Core::placed_like`: `moves Rook, Bishop, Knight { if … }`), and a
-    /// placement's set built once for the types placed alike under other guards
+    /// Where in `sets` the cells type `p` in hand (`counted_placed`, `p < MOST`) may be
+    /// placed on are, built there if need be, and its placement's effect block; `None`
+    /// when its guard fails. A guard is asked once for the types with the same rules
+    /// (`Core::placed_like`: `moves Rook, Bishop, Knight { if … }`), and a placement's
+    /// set built once for the types placed alike under other guards
     /// (`Core::placed_set_like`).
     #[inline(always)]
-    fn placeable_cells(
+    fn placeable_set(
         &self,
         st: &State<W>,
         cx: &mut Ctx,
         p: usize,
-        sets: &mut [Option<Bits<W>>; MOST],
+        sets: &mut [(Bits<W>, u32); MOST],
+        built: &mut u8,
         open: &mut [Open; MOST],
-    ) -> (Bits<W>, u16) {
+    ) -> Option<(usize, u16)> {
         let place = match &self.moves[p][..] {
             [
                 CStmt::If {
@@ -121,23 +138,26 @@ impl<const W: usize> Core<W> {
                     };
                 }
                 if open[like] == Open::No {
-                    return (Bits::EMPTY, NONE);
+                    return None;
                 }
                 &then[..]
             }
             rules => rules,
         };
-        match place {
-            [CStmt::Place { then, .. }] => {
-                let like = self.placed_set_like[p] as usize;
-                let cells = match sets[like] {
-                    Some(cells) => cells,
-                    None => *sets[like].insert(self.placements(st, cx, place).0),
-                };
-                (cells, *then)
-            }
-            _ => self.placements(st, cx, place),
+        let at = self.placed_set_like[p] as usize;
+        let [CStmt::Place { then, .. }] = place else {
+            // No lone statement: built each time, for its effect block (the types placed
+            // alike have the same cells, so that the set may stand for them all).
+            let (cells, then) = self.placements(st, cx, place);
+            sets[at] = (cells, cells.count());
+            return Some((at, then));
+        };
+        if *built & 1 << at == 0 {
+            *built |= 1 << at;
+            let cells = self.placements(st, cx, place).0;
+            sets[at] = (cells, cells.count());
         }
+        Some((at, *then))
     }
 
     /// Draws among `total` placement slots (decoded by `slot`) and the actions.
@@ -191,18 +211,6 @@ impl<const W: usize> Core<W> {
             Drawn::Nothing => None,
             Drawn::Undecided => unreachable!("an undecided draw stands for no move"),
         }
-    }
-
-    /// The placement slot `k` stands for, among the types' cells in turn.
-    #[inline(always)]
-    fn placed_slot(&self, types: &[(u8, Bits<W>, u16, u32)], mut k: u32) -> Drawn {
-        for &(piece, cells, then, count) in types {
-            if k < count {
-                return Drawn::Place(piece, cells.nth_within(k), then);
-            }
-            k -= count;
-        }
-        unreachable!("the slot is below the placements' total");
     }
 
     /// A random playout of a game that `plays_placed`: as `playout_listed`, but a
