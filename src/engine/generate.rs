@@ -582,6 +582,25 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// A piece's placement past its guard: the body of a lone `if` with no `else` when
+    /// its condition `holds` (`None` when it does not), or else the rules themselves.
+    #[inline(always)]
+    pub fn past_guard(
+        rules: &[CStmt<W>],
+        holds: impl FnOnce(&CondFn<W>) -> bool,
+    ) -> Option<&[CStmt<W>]> {
+        match rules {
+            [
+                CStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+            ] if otherwise.is_empty() => holds(cond).then_some(&then[..]),
+            rules => Some(rules),
+        }
+    }
+
     /// The cells a piece in hand whose rules pass `placements_only` may be placed on, and
     /// the effect block of its placement.
     #[inline(always)]

@@ -7,7 +7,7 @@ use super::batch::Batch;
 use super::bits::Bits;
 use super::core::{Core, GatedClass};
 use super::evaluate::{CondFn, Ctx};
-use super::generate::{ANY_CLASS, CLASS_SLOTS, CStmt, Emit, Mode, class_slot};
+use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::placeplay::Drawn;
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NO_CLASS, NONE, State};
@@ -373,20 +373,8 @@ impl<const W: usize> Core<W> {
     #[inline(always)]
     fn placeable(&self, st: &State<W>, p: usize, unguarded: &mut [u32; MAX_PIECES]) -> u32 {
         let mut cx = Ctx::new(st.s.to_move);
-        let place = match &self.moves[p][..] {
-            [
-                CStmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                },
-            ] if otherwise.is_empty() => {
-                if !cond(self, st, &mut cx) {
-                    return 0;
-                }
-                then
-            }
-            rules => rules,
+        let Some(place) = Self::past_guard(&self.moves[p], |cond| cond(self, st, &mut cx)) else {
+            return 0;
         };
         let like = self.placed_set_like[p] as usize;
         if unguarded[like] == u32::MAX {

@@ -121,29 +121,17 @@ impl<const W: usize> Core<W> {
         built: &mut u8,
         open: &mut [Open; MOST],
     ) -> Option<(usize, u16)> {
-        let place = match &self.moves[p][..] {
-            [
-                CStmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                },
-            ] if otherwise.is_empty() => {
-                let like = self.placed_like[p] as usize;
-                if open[like] == Open::Unknown {
-                    open[like] = if cond(self, st, cx) {
-                        Open::Yes
-                    } else {
-                        Open::No
-                    };
-                }
-                if open[like] == Open::No {
-                    return None;
-                }
-                &then[..]
+        let like = self.placed_like[p] as usize;
+        let place = Self::past_guard(&self.moves[p], |cond| {
+            if open[like] == Open::Unknown {
+                open[like] = if cond(self, st, cx) {
+                    Open::Yes
+                } else {
+                    Open::No
+                };
             }
-            rules => rules,
-        };
+            open[like] == Open::Yes
+        })?;
         let at = self.placed_set_like[p] as usize;
         let [CStmt::Place { then, .. }] = place else {
             // No lone statement: built each time, for its effect block (the types placed
