@@ -182,6 +182,30 @@ fn passes_count_only_passes_in_a_row() {
 }
 
 #[test]
+fn the_higher_score_wins_and_a_tie_at_the_top_draws() {
+    let g = game_with(
+        "piece Stone letter S\nhand { white Stone 2  black Stone 2 }\nmoves Stone { place on empty }\n\
+         score = count cells where (friend and in edge)\n\
+         end { when in-hand(white) + in-hand(black) == 0: higher score wins }\n",
+    );
+    assert_eq!(outcome(&g, &after(&g, "S@a1 S@b1 S@c1")), None);
+    // Two stones each on the edge: a tie.
+    assert_eq!(
+        outcome(&g, &after(&g, "S@a1 S@b1 S@c1 S@d1")),
+        Some(Outcome::Draw)
+    );
+    // Black's second stone off the edge: White's 2 beat Black's 1, either way round.
+    assert_eq!(
+        outcome(&g, &after(&g, "S@a1 S@b1 S@c1 S@c3")),
+        Some(Outcome::Win(0))
+    );
+    assert_eq!(
+        outcome(&g, &after(&g, "S@b2 S@b1 S@c3 S@c1")),
+        Some(Outcome::Win(1))
+    );
+}
+
+#[test]
 fn score_is_a_value_and_a_function_of_a_player() {
     let g = game_with(
         "piece Stone letter S\nhand { white Stone 2  black Stone 2 }\nmoves Stone { place on empty }\n\

@@ -82,12 +82,21 @@ impl<const W: usize> Core<W> {
             IrOutcome::Loses(p) if self.players == 2 => Outcome::Win(1 - who(p)),
             IrOutcome::Loses(p) => Outcome::Lose(who(p)),
             IrOutcome::HigherScoreWins => {
-                let s = self.scores(st);
-                let best = s.iter().copied().max().unwrap_or(0);
-                let top: Vec<usize> = (0..s.len()).filter(|&i| s[i] == best).collect();
-                match top[..] {
-                    [one] => Outcome::Win(one as u8),
-                    _ => Outcome::Draw,
+                // The one best score wins; a tie at the top draws. Nothing is allocated:
+                // a placement game asks this at the end of every playout.
+                let (mut best, mut leader, mut tied) = (i64::MIN, 0, false);
+                for p in 0..self.players {
+                    let s = self.score(st, &mut Ctx::new(p));
+                    if s > best {
+                        (best, leader, tied) = (s, p, false);
+                    } else if s == best {
+                        tied = true;
+                    }
+                }
+                if tied {
+                    Outcome::Draw
+                } else {
+                    Outcome::Win(leader)
                 }
             }
         }
