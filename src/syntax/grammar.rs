@@ -12,15 +12,17 @@ pub(super) struct Grammar;
 pub(super) fn keyword_of(rule: Rule) -> Option<&'static str> {
     static TABLE: OnceLock<Vec<Option<&'static str>>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
+        // The grammar's keyword rules are generated from the keyword table under these
+        // names (see `keywords::rule_name`). Each name is made once: made for every pair
+        // of rule and keyword, they took some 10 million instructions at every start.
+        let words: std::collections::HashMap<String, &'static str> = (crate::keywords::KEYWORDS)
+            .iter()
+            .rev()
+            .map(|k| (crate::keywords::rule_name(k.word), k.word))
+            .collect();
         let mut t = vec![None; Rule::all_rules().len() + 1];
         for &r in Rule::all_rules() {
-            // The grammar's keyword rules are generated from the keyword table under
-            // these names (see `keywords::rule_name`).
-            let name = format!("{r:?}");
-            t[r as usize] = crate::keywords::KEYWORDS
-                .iter()
-                .find(|k| crate::keywords::rule_name(k.word) == name)
-                .map(|k| k.word);
+            t[r as usize] = words.get(&format!("{r:?}")).copied();
         }
         t
     });
