@@ -392,19 +392,12 @@ impl<const W: usize> Core<W> {
                     let (mut reached, mut again, mut seen) = (Bits::EMPTY, 0, 0u8);
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
-                        // The ray up to and including its first occupied cell.
-                        let ray = self.geo.ray_mask[from][d];
-                        let hits = ray.and(st.occupied);
-                        let up_to = if self.geo.increasing[d] {
-                            hits.through_lowest()
-                        } else {
-                            hits.down_to_highest()
-                        };
+                        let ray = self.ray_to_first(from, d, st.occupied);
                         if seen & (1 << d) == 0 {
                             seen |= 1 << d;
-                            reached = reached.or(ray.and(up_to));
+                            reached = reached.or(ray);
                         } else {
-                            again += ray.and(up_to).and(within(to)).count();
+                            again += ray.and(within(to)).count();
                         }
                     }
                     reached.and(within(to)).count() + again
@@ -447,6 +440,7 @@ impl<const W: usize> Core<W> {
 mod tests {
     use super::*;
     use crate::engine::movegen::Scratch;
+    use crate::engine::position::Pos;
     use crate::engine::search::Rng;
 
     /// Every shape of attack rule: steps, leaps, slides to the edge and of limited length,
@@ -491,20 +485,30 @@ mod tests {
         })
     }
 
+    /// Forty positions of random games from the start, game `i` cut after `i % cut`
+    /// placements, each with its number.
+    fn random_positions(core: &Core<1>, seed: u64, cut: u64) -> Vec<(u64, Pos<1>)> {
+        let mut sc = Scratch::default();
+        (0..40)
+            .map(|game| {
+                let mut rng = Rng::for_playout(seed, game);
+                let mut pos = core.start_pos();
+                for _ in 0..(game % cut) {
+                    let m = core
+                        .random_legal(&mut pos.st, &mut rng, &mut sc)
+                        .expect("a move");
+                    core.play(&mut pos, &m);
+                }
+                (game, pos)
+            })
+            .collect()
+    }
+
     #[test]
     fn the_plan_finds_the_attackers_that_running_every_piece_finds() {
         let core = Core::<1>::of_text(GAME);
-        let mut sc = Scratch::default();
         let (mut attacked, mut quiet) = (0, 0);
-        for game in 0..40 {
-            let mut rng = Rng::for_playout(9, game);
-            let mut pos = core.start_pos();
-            for _ in 0..(game % 33) {
-                let m = core
-                    .random_legal(&mut pos.st, &mut rng, &mut sc)
-                    .expect("a move");
-                core.play(&mut pos, &m);
-            }
+        for (game, pos) in random_positions(&core, 9, 33) {
             for me in 0..2 {
                 for c in 0..core.geo.cells {
                     let want = by_every_piece(&core, &pos.st, me, c);
@@ -542,17 +546,8 @@ mod tests {
         let core = Core::<1>::of_text(text);
         let as_sets = core.attacks_as_sets.iter().filter(|&&b| b).count();
         assert_eq!(as_sets, 5, "{:?}", core.attacks_as_sets);
-        let mut sc = Scratch::default();
         let mut seen = 0;
-        for game in 0..40 {
-            let mut rng = Rng::for_playout(4, game);
-            let mut pos = core.start_pos();
-            for _ in 0..(game % 31) {
-                let m = core
-                    .random_legal(&mut pos.st, &mut rng, &mut sc)
-                    .expect("a move");
-                core.play(&mut pos, &m);
-            }
+        for (game, pos) in random_positions(&core, 4, 31) {
             let st = &pos.st;
             let empty = core.geo.all.minus(st.occupied);
             for me in 0..2u8 {

@@ -235,7 +235,7 @@ pub struct Core<const W: usize> {
     pub moves: Vec<Vec<CStmt<W>>>,
     /// Attack rules per piece type (its move rules when it has none).
     pub attacks: Vec<Vec<CStmt<W>>>,
-    /// Per piece type: whether its attack rules' targets are sets (`Core::reaches_as_sets`),
+    /// Per piece type: whether its attack rules' targets are sets (`Core::reaches_as_set`),
     /// so that `count attacks` counts them with no emitter.
     pub attacks_as_sets: Vec<bool>,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules

@@ -728,17 +728,11 @@ impl<const W: usize> Core<W> {
             let mut seen = 0u8;
             for &d in dirs {
                 let d = self.dir(cx, d) as usize & 7;
-                let ray = self.geo.ray_mask[from][d];
-                // The ray up to its first occupied cell or wall, masked from the ray
-                // (no bit scan, no second table read); a wall is no target. A cell is
-                // never both occupied and a wall.
-                let hits = ray.and(st.occupied.or(walls));
-                let up_to = if self.geo.increasing[d] {
-                    hits.through_lowest()
-                } else {
-                    hits.down_to_highest()
-                };
-                let reach = ray.and(up_to).minus(walls);
+                // The ray up to its first occupied cell or wall; a wall is no target. A
+                // cell is never both occupied and a wall.
+                let reach = self
+                    .ray_to_first(from, d, st.occupied.or(walls))
+                    .minus(walls);
                 if counting && seen & (1 << d) == 0 {
                     seen |= 1 << d;
                     reached = reached.or(reach);
