@@ -10,23 +10,61 @@ use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
 use super::movegen::DRAW_BATCH_FROM;
+use super::phase::Guard;
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NONE, State};
+use crate::ir;
 
 /// One direction of one statement, as a shift: by `delta`, from the cells of `has`
 /// (those with a neighbour that way).
 #[derive(Clone, Copy, Debug)]
 pub struct Shift<const W: usize> {
-    /// The statement of the piece's rules whose target test applies.
+    /// The statement of the piece's rules whose target test applies: a statement of
+    /// the rules, or with `inner`, one of the body of that statement (an `if`).
     stmt: u8,
+    inner: u8,
+    /// The statement's place among those of the batch (one number for `stmt` and
+    /// `inner`, to see where the statement changes).
+    rule: u8,
+    /// The batch's guard (`Batch::guards`) under which the statement is, if any
+    /// (`UNGUARDED`).
+    guard: u8,
+    /// The statement's effect block.
+    then: u16,
     delta: i32,
     has: Bits<W>,
     /// A slide (on to the first occupied cell), or a single step.
     slide: bool,
 }
 
-/// A piece type's rules as shifts, per player (directions such as `forward` differ).
-pub type Batch<const W: usize> = Vec<Vec<Shift<W>>>;
+/// No `inner` statement, or no guard.
+const UNGUARDED: u8 = u8::MAX;
+
+/// A piece type's rules as shifts, per player (directions such as `forward` differ),
+/// and the `if`s on the position they are under.
+pub struct Batch<const W: usize> {
+    per_player: Vec<Vec<Shift<W>>>,
+    /// The `if`s of the rules whose conditions are asked before a draw (`Core::guards`).
+    pub(super) guards: Vec<Guard>,
+}
+
+impl<const W: usize> Batch<W> {
+    /// The shifts of player `me`'s pieces.
+    #[inline(always)]
+    pub fn shifts(&self, me: usize) -> &[Shift<W>] {
+        &self.per_player[me.min(self.per_player.len() - 1)]
+    }
+
+    /// Whether some of its shifts are under guards, or it has guards that stop it.
+    pub fn guarded(&self) -> bool {
+        !self.guards.is_empty()
+    }
+
+    /// The most shifts of any player.
+    pub fn most_shifts(&self) -> usize {
+        self.per_player.iter().map(Vec::len).max().unwrap_or(0)
+    }
+}
 
 /// Piece types `Core::draw_shifted` draws together: their rules are the same (`moves
 /// King, Guard { … }`), so that the shifts of all their pieces are one set's. A player
@@ -56,41 +94,59 @@ impl<const W: usize> Core<W> {
     /// A piece's rules as shifts, when every statement is a plain step or slide: fixed
     /// directions that are translations of the board, a target test given as a set, no
     /// condition, and for a slide no length limit and a `through` test, if any, given as
-    /// a set. With `unclassed`,
-    /// class blocks are left out: the moves of no class, for when those of the classes
-    /// are known to be none (`Core::gated_classes`).
-    pub fn batch_of(&self, rules: &[CStmt<W>], unclassed: bool) -> Option<Batch<W>> {
-        if rules.is_empty() || rules.len() > u8::MAX as usize {
+    /// a set. A statement may also be an `if` with no `else` on the position (a phase of
+    /// the turn): a `Guard`. With `unclassed`, class blocks are left out: the moves of
+    /// no class, for when those of the classes are known to be none
+    /// (`Core::gated_classes`).
+    pub fn batch_of(&self, piece: usize, rules: &[CStmt<W>], unclassed: bool) -> Option<Batch<W>> {
+        if rules.is_empty() || rules.len() > UNGUARDED as usize {
             return None;
         }
-        (0..self.players)
+        // The statements drawn from the sets: where they are, their guard, and them.
+        let mut drawn: Vec<(u8, u8, u8, &CStmt<W>)> = Vec::new();
+        let mut guards = Vec::new();
+        for (i, s) in rules.iter().enumerate() {
+            match s {
+                CStmt::Class { .. } if unclassed => continue,
+                CStmt::If {
+                    then, otherwise, ..
+                } if otherwise.is_empty() => {
+                    let guard = self.guards.get(piece)?.get(i)?.as_ref()?;
+                    let shifted = guard.whole
+                        && !then.is_empty()
+                        && then.len() < UNGUARDED as usize
+                        && then
+                            .iter()
+                            .all(|s| shape(s, self.geo.longest_ray).is_some());
+                    if guards.len() >= 64 {
+                        return None;
+                    }
+                    guards.push(Guard {
+                        stmt: i as u8,
+                        blocks: !shifted,
+                    });
+                    if shifted {
+                        let g = (guards.len() - 1) as u8;
+                        drawn.extend(
+                            (then.iter().enumerate()).map(|(j, s)| (i as u8, j as u8, g, s)),
+                        );
+                    }
+                }
+                s => {
+                    shape(s, self.geo.longest_ray)?;
+                    drawn.push((i as u8, UNGUARDED, UNGUARDED, s));
+                }
+            }
+        }
+        if drawn.is_empty() || drawn.len() > u8::MAX as usize {
+            return None;
+        }
+        let per_player = (0..self.players)
             .map(|p| {
                 let cx = Ctx::new(p);
                 let mut shifts = Vec::new();
-                for (i, s) in rules.iter().enumerate() {
-                    let (dirs, slide) = match s {
-                        CStmt::Class { .. } if unclassed => continue,
-                        CStmt::Step {
-                            dirs,
-                            to,
-                            cond: None,
-                            ..
-                        } if to.is_set() => (dirs, false),
-                        CStmt::Slide {
-                            dirs,
-                            max,
-                            through,
-                            to,
-                            cond: None,
-                            ..
-                        } if to.is_set()
-                            && through.as_ref().is_none_or(|t| t.is_set())
-                            && *max as usize >= self.geo.longest_ray =>
-                        {
-                            (dirs, true)
-                        }
-                        _ => return None,
-                    };
+                for (rule, &(stmt, inner, guard, s)) in drawn.iter().enumerate() {
+                    let (dirs, slide) = shape(s, self.geo.longest_ray).expect("a shape");
                     let mut seen = 0u8;
                     for &d in dirs {
                         if !d.is_fixed() {
@@ -105,7 +161,14 @@ impl<const W: usize> Core<W> {
                         seen |= 1 << d;
                         let (delta, has) = self.geo.translation[d]?;
                         shifts.push(Shift {
-                            stmt: i as u8,
+                            stmt,
+                            inner,
+                            rule: rule as u8,
+                            then: match s {
+                                CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
+                                _ => unreachable!("a batch holds steps and slides"),
+                            },
+                            guard,
                             delta,
                             has,
                             slide,
@@ -114,14 +177,22 @@ impl<const W: usize> Core<W> {
                 }
                 Some(shifts)
             })
-            .collect()
+            .collect::<Option<_>>()?;
+        Some(Batch { per_player, guards })
     }
 
     /// How many moves the player to move's `pieces`, of type `piece`, have on the board,
-    /// by `Core::batch`.
-    pub fn count_batch(&self, st: &State<W>, piece: u8, pieces: Bits<W>, batch: &Batch<W>) -> u32 {
+    /// by `Core::batch`, under the guards `holding` (`guards_holding`).
+    pub fn count_batch(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        pieces: Bits<W>,
+        batch: &Batch<W>,
+        holding: u64,
+    ) -> u32 {
         let mut count = 0;
-        self.each_shift(st, piece, pieces, batch, |_, targets| {
+        self.each_shift(st, piece, pieces, batch, holding, |_, targets| {
             count += targets.count()
         });
         count
@@ -137,10 +208,11 @@ impl<const W: usize> Core<W> {
         piece: u8,
         pieces: Bits<W>,
         batch: &Batch<W>,
+        holding: u64,
         sets: &mut Vec<u64>,
     ) -> u32 {
         let mut count = 0;
-        self.each_shift(st, piece, pieces, batch, |_, targets| {
+        self.each_shift(st, piece, pieces, batch, holding, |_, targets| {
             let n = targets.count();
             count += n;
             sets.extend_from_slice(&targets.0);
@@ -162,7 +234,7 @@ impl<const W: usize> Core<W> {
     ) -> Move {
         let me = st.s.to_move as usize;
         let mut index = index;
-        for (i, sh) in batch[me.min(batch.len() - 1)].iter().enumerate() {
+        for (i, sh) in batch.shifts(me).iter().enumerate() {
             let at = i * (W + 1);
             let n = sets[at + W] as u32;
             if index >= n {
@@ -189,16 +261,17 @@ impl<const W: usize> Core<W> {
         rng: &mut Rng,
         sets: &mut Vec<u64>,
     ) -> Option<Option<Move>> {
-        // Apart, so that games whose groups are single types pay nothing for the others.
-        if self.shift_grouped {
-            self.draw_shifted_in::<true>(st, rng, sets)
-        } else {
-            self.draw_shifted_in::<false>(st, rng, sets)
+        // Apart, so that games whose groups are single types, or have no guard, pay
+        // nothing for the others.
+        match (self.shift_grouped, self.shift_guarded) {
+            (false, false) => self.draw_shifted_in::<false, false>(st, rng, sets),
+            (true, false) => self.draw_shifted_in::<true, false>(st, rng, sets),
+            (_, true) => self.draw_shifted_in::<true, true>(st, rng, sets),
         }
     }
 
     #[inline(never)]
-    fn draw_shifted_in<const GROUPED: bool>(
+    fn draw_shifted_in<const GROUPED: bool, const GUARDED: bool>(
         &self,
         st: &State<W>,
         rng: &mut Rng,
@@ -233,8 +306,14 @@ impl<const W: usize> Core<W> {
             }
             let lead = g.lead;
             let batch = self.batch[lead as usize].as_ref().expect("batched");
+            // A phase whose moves are not shifts: the general draw (nothing drawn yet).
+            let holding = if GUARDED {
+                self.guards_holding(st, lead, batch)?
+            } else {
+                0
+            };
             let mut i = 0u64;
-            self.each_shift(st, lead, mine, batch, |_, targets| {
+            self.each_shift_in::<GUARDED>(st, lead, mine, batch, holding, |_, targets| {
                 let count = targets.count();
                 if count > 0 {
                     sets[end..end + W].copy_from_slice(&targets.0);
@@ -256,12 +335,11 @@ impl<const W: usize> Core<W> {
                 let targets = Bits::<W>(std::array::from_fn(|w| one[w]));
                 let g = &self.shift_drawn[at];
                 let batch = self.batch[g.lead as usize].as_ref().expect("batched");
-                let sh = &batch[me.min(batch.len() - 1)][i];
+                let sh = &batch.shifts(me)[i];
                 let mut m = self.shift_move(st, g.lead, sh, targets.nth_within(k));
                 if GROUPED && !g.more.is_empty() {
-                    // The piece on the origin, with its own statement's effects.
+                    // The piece on the origin (its rules are the lead's, effects and all).
                     m.piece = self.codes.piece[st.board[m.from as usize] as usize];
-                    m.effect = self.shift_then(m.piece, sh);
                 }
                 return Some(Some(m));
             }
@@ -274,7 +352,7 @@ impl<const W: usize> Core<W> {
     /// shift, cheaper than running one piece's rules, but a slide is a fill of several
     /// rounds, dearer than a lone piece's walk along its rays.
     pub fn least_drawn(batch: &Batch<W>) -> u32 {
-        if batch.iter().flatten().any(|sh| sh.slide) {
+        if batch.per_player.iter().flatten().any(|sh| sh.slide) {
             DRAW_BATCH_FROM
         } else {
             1
@@ -293,17 +371,21 @@ impl<const W: usize> Core<W> {
             piece,
             from: from as Cell,
             to,
-            effect: self.shift_then(piece, sh),
+            effect: sh.then,
             ..Move::PASS
         }
     }
 
-    /// The effect block of a shift's statement.
+    /// A shift's statement.
     #[inline(always)]
-    fn shift_then(&self, piece: u8, sh: &Shift<W>) -> u16 {
-        match &self.moves[piece as usize][sh.stmt as usize] {
-            CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
-            _ => unreachable!("a batch holds steps and slides"),
+    fn shift_stmt(&self, piece: u8, sh: &Shift<W>) -> &CStmt<W> {
+        let s = &self.moves[piece as usize][sh.stmt as usize];
+        if sh.inner == UNGUARDED {
+            return s;
+        }
+        match s {
+            CStmt::If { then, .. } => &then[sh.inner as usize],
+            _ => unreachable!("an inner statement is in an `if`"),
         }
     }
 
@@ -311,18 +393,20 @@ impl<const W: usize> Core<W> {
     /// player to move's `pieces` of type `piece`, none of them on the footprint: the
     /// moves with no effect block whose target misses it are counted, and the others
     /// are listed in `judged`, to be played and judged. Returns the count.
+    #[allow(clippy::too_many_arguments)]
     pub fn judge_batch(
         &self,
         st: &State<W>,
         piece: u8,
         pieces: Bits<W>,
         batch: &Batch<W>,
+        holding: u64,
         foot: Bits<W>,
         judged: &mut Vec<Move>,
     ) -> u32 {
         let mut count = 0;
-        self.each_shift(st, piece, pieces, batch, |sh, targets| {
-            let listed = if self.shift_then(piece, sh) == NONE {
+        self.each_shift(st, piece, pieces, batch, holding, |sh, targets| {
+            let listed = if sh.then == NONE {
                 count += targets.minus(foot).count();
                 targets.and(foot)
             } else {
@@ -337,7 +421,9 @@ impl<const W: usize> Core<W> {
 
     /// Hands `f` each shift of the player to move's `pieces` with its targets: the cells
     /// it reaches within the statement's target test. A slide's walls (the empty cells
-    /// failing its `through` test) stop it before them, as the edge does.
+    /// failing its `through` test) stop it before them, as the edge does. A shift under
+    /// a guard not `holding` has no targets (it is handed to `f` all the same, so that
+    /// the sets of a draw stand in the batch's order).
     #[inline(always)]
     fn each_shift(
         &self,
@@ -345,17 +431,44 @@ impl<const W: usize> Core<W> {
         piece: u8,
         pieces: Bits<W>,
         batch: &Batch<W>,
+        holding: u64,
+        f: impl FnMut(&Shift<W>, Bits<W>),
+    ) {
+        // Apart, so that the types with no guard pay nothing for them.
+        if batch.guards.is_empty() {
+            self.each_shift_in::<false>(st, piece, pieces, batch, holding, f)
+        } else {
+            self.each_shift_in::<true>(st, piece, pieces, batch, holding, f)
+        }
+    }
+
+    #[inline(always)]
+    fn each_shift_in<const GUARDED: bool>(
+        &self,
+        st: &State<W>,
+        piece: u8,
+        pieces: Bits<W>,
+        batch: &Batch<W>,
+        holding: u64,
         mut f: impl FnMut(&Shift<W>, Bits<W>),
     ) {
         let me = st.s.to_move as usize;
         let cx = Ctx::new(me as u8);
         let empty = self.geo.all.minus(st.occupied);
-        let rules = &self.moves[piece as usize];
         let (mut at, mut targets, mut open) = (u8::MAX, Bits::EMPTY, Bits::EMPTY);
-        for sh in &batch[me.min(batch.len() - 1)] {
-            if sh.stmt != at {
-                at = sh.stmt;
-                let (to, through) = match &rules[at as usize] {
+        for sh in batch.shifts(me) {
+            if GUARDED && sh.guard != UNGUARDED && holding >> sh.guard & 1 == 0 {
+                f(sh, Bits::EMPTY);
+                continue;
+            }
+            if sh.rule != at {
+                at = sh.rule;
+                let rule = if GUARDED {
+                    self.shift_stmt(piece, sh)
+                } else {
+                    &self.moves[piece as usize][sh.stmt as usize]
+                };
+                let (to, through) = match rule {
                     CStmt::Step { to, .. } => (to, None),
                     CStmt::Slide { to, through, .. } => (to, through.as_ref()),
                     _ => unreachable!("a batch holds steps and slides"),
@@ -418,6 +531,34 @@ impl<const W: usize> Core<W> {
     }
 }
 
+/// A statement's directions and whether it slides, when a batch can take it: a step or
+/// a slide with no condition, a target test given as a set, and for a slide no length
+/// limit (under `longest`, the longest ray) and a `through` test, if any, given as a set.
+fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef], bool)> {
+    match s {
+        CStmt::Step {
+            dirs,
+            to,
+            cond: None,
+            ..
+        } if to.is_set() => Some((dirs, false)),
+        CStmt::Slide {
+            dirs,
+            max,
+            through,
+            to,
+            cond: None,
+            ..
+        } if to.is_set()
+            && through.as_ref().is_none_or(|t| t.is_set())
+            && *max as usize >= longest =>
+        {
+            Some((dirs, true))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::engine::core::Core;
@@ -458,24 +599,31 @@ mod tests {
     /// Plays random games and, in every position, compares each batched piece type's
     /// count with its pieces counted one by one, and the moves its sets decode to (every
     /// index of `batch_targets`, through `batch_move`) with the moves listed piece by
-    /// piece. Returns how many types are batched.
-    fn agrees(source: &str) -> usize {
+    /// piece. A type under guards is compared where its guards let it be drawn from its
+    /// sets. Returns how many types are batched, and in how many positions a type's
+    /// guards held and let it (some guard holding), or stopped it.
+    fn agrees(source: &str) -> (usize, u32, u32) {
         let core = Core::<2>::of_text(source);
         let mut rng = Rng::new(7);
         let mut sc = Scratch::default();
-        let mut positions = 0;
+        let (mut positions, mut guarded, mut stopped) = (0, 0, 0);
         for _ in 0..20 {
             let mut st = core.start();
             for _ in 0..60 {
                 for (piece, batch) in core.batch.iter().enumerate() {
                     let Some(batch) = batch else { continue };
+                    let Some(holding) = core.guards_holding(&st, piece as u8, batch) else {
+                        stopped += 1;
+                        continue;
+                    };
+                    guarded += (holding != 0) as u32;
                     let want = one_by_one(&core, &st, piece as u8);
                     let me = st.s.to_move as usize;
                     let pieces = st.by_owner[me].and(st.by_type[piece]);
-                    let got = core.count_batch(&st, piece as u8, pieces, batch);
+                    let got = core.count_batch(&st, piece as u8, pieces, batch, holding);
                     assert_eq!(got, want, "{source}");
                     let mut sets = Vec::new();
-                    let n = core.batch_targets(&st, piece as u8, pieces, batch, &mut sets);
+                    let n = core.batch_targets(&st, piece as u8, pieces, batch, holding, &mut sets);
                     assert_eq!(n, want, "{source}");
                     let key = |m: &Move| (m.from, m.to, m.effect, m.piece, m.kind as u8);
                     let mut decoded: Vec<_> = (0..n)
@@ -496,7 +644,8 @@ mod tests {
             }
         }
         assert!(positions > 0 || core.batch.iter().all(|b| b.is_none()));
-        core.batch.iter().filter(|b| b.is_some()).count()
+        let batched = core.batch.iter().filter(|b| b.is_some()).count();
+        (batched, guarded, stopped)
     }
 
     #[test]
@@ -528,8 +677,36 @@ mod tests {
             (hex("board hexagon 4"), 0),
         ] {
             let source = format!("game \"T\" {{ }}\n{rest}");
-            assert_eq!(agrees(&source), batched, "{source}");
+            assert_eq!(agrees(&source), (batched, 0, 0), "{source}");
         }
+    }
+
+    /// Rules in phases of the turn (`if` on a counter): a phase of steps and slides is
+    /// counted from the sets while its guard holds, and a phase that is not (a piece made
+    /// from nothing, a test of `from`) stops the type's draw from its sets while the
+    /// guard's part on the position holds.
+    #[test]
+    fn phases_of_steps_and_slides_are_counted_from_the_sets() {
+        let amazons =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/amazons.game");
+        let amazons = std::fs::read_to_string(amazons).expect("a game");
+        let (batched, guarded, stopped) = agrees(&amazons);
+        assert_eq!(batched, 1, "the queens, under their guard");
+        assert!(guarded > 100 && stopped > 100, "{guarded} {stopped}");
+        // Three phases: men step, then slide (both from their sets), then one of them
+        // steps again under a test of `from` (not).
+        let phases = "game \"T\" { }\nplayers { white black }\nboard 8 x 8\n\
+            piece Man letter M\ncounter phase = 0\n\
+            moves Man {\n\
+              step orthogonal to empty\n\
+              if phase == 0 { step diagonal to empty then { phase = 1 } }\n\
+              if phase == 1 { slide diagonal to not friend then { phase = 2 } }\n\
+              if phase == 2 and from != last-to { step north to empty then { phase = 0 } }\n\
+            }\n\
+            setup {\n white Man a1 c1 e1 g1 b2 d2\n black Man b8 d8 f8 h8 a7 c7\n}\n";
+        let (batched, guarded, stopped) = agrees(phases);
+        assert_eq!(batched, 1, "{phases}");
+        assert!(guarded > 100 && stopped > 20, "{guarded} {stopped}");
     }
 
     /// The draw from the sets alone (`Core::draw_shifted`) against the general one, in

@@ -274,6 +274,9 @@ pub struct Core<const W: usize> {
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.
     pub batch: Vec<Option<super::batch::Batch<W>>>,
+    /// Per piece type, per statement of its rules: for an `if` with no `else` whose
+    /// condition has a part on the position alone, that part (`batch::IfGuard`).
+    pub guards: Vec<Vec<Option<super::phase::IfGuard<W>>>>,
     /// The piece types that have a `batch`.
     pub batched: Vec<u8>,
     /// Those of `batched` whose rules never give one move twice, and that a player has
@@ -289,6 +292,8 @@ pub struct Core<const W: usize> {
     pub shift_drawn: Vec<super::batch::ShiftGroup>,
     /// Some group of `shift_drawn` has more than one type.
     pub shift_grouped: bool,
+    /// Whether any of `shift_drawn`'s types has guards (`batch::Guard`).
+    pub shift_guarded: bool,
     /// The words `Core::draw_shifted` may write: `W + 1` per shift of every group.
     pub shift_words: usize,
     /// When every class of `priority` is made of chains with a gate (`gate.rs`), and no
@@ -398,6 +403,24 @@ impl<const W: usize> Core<W> {
             sights: Default::default(),
         };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
+        let guards = (g.moves.iter())
+            .map(|m| {
+                (m.iter())
+                    .map(|s| match s {
+                        Stmt::If {
+                            cond, otherwise, ..
+                        } if otherwise.is_empty() => {
+                            let (part, whole) = super::phase::position_part(cond)?;
+                            Some(super::phase::IfGuard {
+                                holds: x.cond(&part),
+                                whole,
+                            })
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
         // Pieces only ever placed are no origin on the board: no gate to pass.
         let origin_gates = (g.moves.iter().enumerate())
             .filter(|(_, m)| acts_on_board(m))
@@ -489,11 +512,13 @@ impl<const W: usize> Core<W> {
             placed_like: Vec::new(),
             placed_set_like: Vec::new(),
             batch: Vec::new(),
+            guards,
             batched: Vec::new(),
             drawn_batched: Vec::new(),
             draws_shifted: false,
             shift_drawn: Vec::new(),
             shift_grouped: false,
+            shift_guarded: false,
             shift_words: 0,
             gated_classes: None,
             unclassed: Vec::new(),
@@ -599,7 +624,8 @@ impl<const W: usize> Core<W> {
         core.batch = core
             .moves
             .iter()
-            .map(|rules| core.batch_of(rules, false))
+            .enumerate()
+            .map(|(p, rules)| core.batch_of(p, rules, false))
             .collect();
         core.batched = (0..core.batch.len() as u8)
             .filter(|&p| core.batch[p as usize].is_some())
@@ -639,11 +665,13 @@ impl<const W: usize> Core<W> {
             }
         }
         core.shift_grouped = groups.iter().any(|g| !g.more.is_empty());
+        core.shift_guarded = (groups.iter())
+            .any(|g| (core.batch[g.lead as usize].as_ref()).is_some_and(|b| b.guarded()));
         core.shift_words = (groups.iter())
             .map(|g| {
                 core.batch[g.lead as usize]
                     .as_ref()
-                    .map_or(0, |b| b.iter().map(Vec::len).max().unwrap_or(0))
+                    .map_or(0, |b| b.most_shifts())
             })
             .sum::<usize>()
             * (W + 1);
@@ -658,7 +686,8 @@ impl<const W: usize> Core<W> {
             core.unclassed = core
                 .moves
                 .iter()
-                .map(|rules| core.batch_of(rules, true))
+                .enumerate()
+                .map(|(p, rules)| core.batch_of(p, rules, true))
                 .collect();
             let g = &core.program.game;
             core.drawn_unclassed = (0..core.moves.len())

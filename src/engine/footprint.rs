@@ -328,10 +328,12 @@ impl<const W: usize> Core<W> {
             let mine = st.by_owner[me as usize]
                 .and(st.by_type[piece as usize])
                 .minus(f);
-            if mine.at_least(super::movegen::BATCH_FROM) {
+            let batch = self.batch[piece as usize].as_ref().expect("batched");
+            if mine.at_least(super::movegen::BATCH_FROM)
+                && let Some(holding) = self.guards_holding(st, piece, batch)
+            {
                 together = together.or(mine);
-                let batch = self.batch[piece as usize].as_ref().expect("batched");
-                batched += self.judge_batch(st, piece, mine, batch, f, buf);
+                batched += self.judge_batch(st, piece, mine, batch, holding, f, buf);
             }
         }
         let mut e = Emit::new(Mode::Judge(f), buf);

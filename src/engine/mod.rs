@@ -29,6 +29,7 @@ mod movegen;
 mod notation;
 mod origin;
 pub mod passes;
+mod phase;
 mod placeplay;
 mod position;
 pub mod search;

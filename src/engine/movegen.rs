@@ -324,10 +324,12 @@ impl<const W: usize> Core<W> {
                 let mine = st.by_owner[me].and(st.by_type[piece as usize]);
                 // A fill costs as many rounds as the longest ray, a lone piece's walk
                 // only its own ray's length.
-                if mine.count() >= BATCH_FROM {
+                let batch = self.batch[piece as usize].as_ref().expect("batched");
+                if mine.count() >= BATCH_FROM
+                    && let Some(holding) = self.guards_holding(st, piece, batch)
+                {
                     together = together.or(mine);
-                    let batch = self.batch[piece as usize].as_ref();
-                    e.count += self.count_batch(st, piece, mine, batch.expect("batched"));
+                    e.count += self.count_batch(st, piece, mine, batch, holding);
                 }
             }
             let run = |from, piece| self.run(st, from, piece, &mut e);
@@ -878,10 +880,13 @@ impl<const W: usize> Core<W> {
             if !mine.at_least(DRAW_BATCH_FROM) {
                 continue;
             }
-            together = together.or(mine);
             let batch = batches[piece as usize].as_ref().expect("batched");
+            let Some(holding) = self.guards_holding(st, piece, batch) else {
+                continue;
+            };
+            together = together.or(mine);
             let words = sc.sets.len();
-            let count = self.batch_targets(st, piece, mine, batch, &mut sc.sets);
+            let count = self.batch_targets(st, piece, mine, batch, holding, &mut sc.sets);
             if count == 0 {
                 sc.sets.truncate(words);
                 continue;
