@@ -211,18 +211,12 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
     ) -> (Ending, u64) {
         let mut plies = 0;
-        // The end rules that ask nothing of the moves are asked before the draw, so that
-        // a finished game draws nothing (a tenth of a tic-tac-toe playout's draws).
-        let early = self.rules_before_moves();
         loop {
-            if let Some(o) = self.decide_before(&pos.st, pos.repetitions(), early) {
-                return (Ending::Over(o), plies);
-            }
             let m = match self.random_placed(&pos.st, rng) {
                 Drawn::Place(piece, to, NONE) if self.after_pieces >> piece & 1 == 0 => {
                     // No history is kept (no rule reads repetitions): the position has
                     // occurred once, as `pos.repetitions()` says.
-                    if let Some(e) = self.stops(pos, false, plies, max_plies, early) {
+                    if let Some(e) = self.stops(pos, false, plies, max_plies) {
                         return (e, plies);
                     }
                     self.move_bare(&mut pos.st, piece, NONE, to);
@@ -232,7 +226,7 @@ impl<const W: usize> Core<W> {
                 Drawn::Undecided => self.random_legal(&mut pos.st, rng, sc),
                 drawn => self.drawn_move(drawn),
             };
-            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies, early) {
+            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
             self.play(pos, &m.unwrap_or(Move::PASS));
@@ -322,58 +316,6 @@ mod tests {
             let rb = core.playout_listed(&mut b, &mut Rng::for_playout(3, i), 400, &mut sc);
             assert_eq!(ra, rb, "playout {i}");
             assert!(a.st == b.st, "playout {i}: the final positions differ");
-        }
-    }
-
-    /// The end rules that ask nothing of the moves are asked before a playout's draw, the
-    /// others after it: a game that both a `no moves` rule and a later rule end goes to
-    /// the first, in both loops, however the `no moves` is written.
-    #[test]
-    fn end_rules_asked_before_the_draw_keep_their_order() {
-        use crate::engine::Outcome;
-        use crate::engine::search::Ending;
-        let game = |end: &str| {
-            format!(
-                "game \"T\" {{ }}\nplayers {{ white black }}\nboard 3 x 1\npiece Stone letter S\n\
-                 hand {{ white Stone 2  black Stone 1 }}\nmoves Stone {{ place on empty }}\n\
-                 end {{ {end} }}\n"
-            )
-        };
-        // The board fills with White to move, who has nothing left to place.
-        let full = "count cells where empty == 0";
-        for (end, early, winner) in [
-            (
-                format!("when no moves: black wins  when {full}: white wins"),
-                0,
-                1,
-            ),
-            (
-                format!("when {full}: white wins  when no moves: black wins"),
-                1,
-                0,
-            ),
-            (
-                format!("when not no moves and {full}: white wins  when no moves: black wins"),
-                0,
-                1,
-            ),
-            (
-                format!("when {full} and count moves == 0: white wins  when no moves: black wins"),
-                0,
-                0,
-            ),
-        ] {
-            let core = Core::<1>::of_text(&game(&end));
-            assert_eq!(core.rules_before_moves(), early, "{end}");
-            let start = core.start_pos();
-            let mut sc = Scratch::default();
-            for i in 0..10 {
-                let (mut a, mut b) = (start.clone(), start.clone());
-                let ra = core.playout_placed(&mut a, &mut Rng::for_playout(3, i), 100, &mut sc);
-                let rb = core.playout_listed(&mut b, &mut Rng::for_playout(3, i), 100, &mut sc);
-                assert_eq!(ra, (Ending::Over(Outcome::Win(winner)), 3), "{end}");
-                assert_eq!(rb, ra, "{end}");
-            }
         }
     }
 }

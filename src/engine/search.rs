@@ -198,15 +198,9 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
     ) -> (Ending, u64) {
         let mut plies = 0;
-        // As `playout_placed`: no draw in a game the end rules that ask nothing of the
-        // moves have finished.
-        let early = self.rules_before_moves();
         loop {
-            if let Some(o) = self.decide_before(&pos.st, pos.repetitions(), early) {
-                return (Ending::Over(o), plies);
-            }
             let m = self.random_legal(&mut pos.st, rng, sc);
-            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies, early) {
+            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
             match m {
@@ -221,8 +215,7 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// How a playout stops before its next move, if it does: the end rules from rule
-    /// `first` on (those before it asked already, `rules_before_moves`), then
+    /// How a playout stops before its next move, if it does: the end rules, then
     /// `max_plies`, then a runaway turn.
     #[inline(always)]
     pub fn stops(
@@ -231,9 +224,8 @@ impl<const W: usize> Core<W> {
         no_moves: bool,
         plies: u64,
         max_plies: u64,
-        first: usize,
     ) -> Option<Ending> {
-        if let Some(o) = self.decide_from(&pos.st, no_moves, pos.repetitions(), first) {
+        if let Some(o) = self.decide(&pos.st, no_moves, pos.repetitions()) {
             return Some(Ending::Over(o));
         }
         if plies >= max_plies {

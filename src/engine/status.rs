@@ -5,7 +5,6 @@ use super::Outcome;
 use super::core::Core;
 use super::evaluate::{CondFn, Ctx, ExprCompiler};
 use super::state::State;
-use crate::ir::visit::{Visitor, walk_cond, walk_int};
 use crate::ir::{self, CmpOp, Cond, IntExpr, Outcome as IrOutcome};
 
 /// An end rule, compiled, with what its condition needs of the turn: most rules cannot
@@ -18,9 +17,6 @@ pub struct EndRule<const W: usize> {
     needs_no_moves: bool,
     /// A conjunct asks for at least this many occurrences of the position.
     min_repetitions: u32,
-    /// Whether the condition asks anything of the moves the player to move has (`no
-    /// moves`, `moves`).
-    asks_moves: bool,
 }
 
 impl<const W: usize> EndRule<W> {
@@ -50,27 +46,8 @@ impl<const W: usize> EndRule<W> {
             outcome: rule.outcome,
             needs_no_moves,
             min_repetitions,
-            asks_moves: asks_moves(&rule.cond),
         }
     }
-}
-
-/// Whether a condition reads the moves of the player to move anywhere in it.
-fn asks_moves(c: &Cond) -> bool {
-    struct Asks(bool);
-    impl Visitor for Asks {
-        fn cond(&mut self, c: &Cond) {
-            self.0 |= matches!(c, Cond::NoMoves);
-            walk_cond(self, c)
-        }
-        fn int(&mut self, e: &IntExpr) {
-            self.0 |= matches!(e, IntExpr::MoveCount);
-            walk_int(self, e)
-        }
-    }
-    let mut a = Asks(false);
-    a.cond(c);
-    a.0
 }
 
 impl<const W: usize> Core<W> {
@@ -78,41 +55,16 @@ impl<const W: usize> Core<W> {
     /// the position has occurred; then, if nobody can move and the rules force no pass,
     /// a draw.
     pub fn decide(&self, st: &State<W>, no_moves: bool, repetitions: u32) -> Option<Outcome> {
-        self.decide_from(st, no_moves, repetitions, 0)
-    }
-
-    /// How many end rules come first that ask nothing of the moves: they decide a
-    /// position before its moves are known (a playout's draw is then not made in a
-    /// finished game), and `decide_from` that many takes the others after.
-    pub fn rules_before_moves(&self) -> usize {
-        self.end.iter().take_while(|r| !r.asks_moves).count()
-    }
-
-    /// `decide` from end rule `first` on (those before it known not to hold).
-    #[inline]
-    pub fn decide_from(
-        &self,
-        st: &State<W>,
-        no_moves: bool,
-        repetitions: u32,
-        first: usize,
-    ) -> Option<Outcome> {
-        // Made for the first rule asked: after most moves, none is (the rules left once
-        // `decide_before` has asked the others are mostly `when no moves`).
-        let mut context = None;
-        for rule in &self.end[first..] {
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.no_moves = no_moves;
+        cx.moves_known = true;
+        cx.repetitions = repetitions;
+        for rule in &self.end {
             if (rule.needs_no_moves && !no_moves) || repetitions < rule.min_repetitions {
                 continue;
             }
-            let cx = context.get_or_insert_with(|| {
-                let mut cx = Ctx::new(st.s.to_move);
-                cx.no_moves = no_moves;
-                cx.moves_known = true;
-                cx.repetitions = repetitions;
-                cx
-            });
-            if (rule.cond)(self, st, cx) {
-                return Some(self.outcome(st, cx, rule.outcome));
+            if (rule.cond)(self, st, &mut cx) {
+                return Some(self.outcome(st, &mut cx, rule.outcome));
             }
         }
         if no_moves && !self.program.game.forced_pass {
@@ -148,26 +100,6 @@ impl<const W: usize> Core<W> {
                 }
             }
         }
-    }
-
-    /// The first of the end rules before `first`, which ask nothing of the moves, that
-    /// holds (`rules_before_moves`).
-    #[inline(always)]
-    pub fn decide_before(&self, st: &State<W>, repetitions: u32, first: usize) -> Option<Outcome> {
-        if first == 0 {
-            return None;
-        }
-        let mut cx = Ctx::new(st.s.to_move);
-        cx.repetitions = repetitions;
-        for rule in &self.end[..first] {
-            if repetitions < rule.min_repetitions {
-                continue;
-            }
-            if (rule.cond)(self, st, &mut cx) {
-                return Some(self.outcome(st, &mut cx, rule.outcome));
-            }
-        }
-        None
     }
 
     /// Every player's score (zero when the game declares none).
