@@ -146,7 +146,7 @@ impl<const W: usize> Core<W> {
                 let cx = Ctx::new(p);
                 let mut shifts = Vec::new();
                 for (rule, &(stmt, inner, guard, s)) in drawn.iter().enumerate() {
-                    let (dirs, slide) = shape(s, self.geo.longest_ray).expect("a shape");
+                    let (dirs, slide, then) = shape(s, self.geo.longest_ray).expect("a shape");
                     let mut seen = 0u8;
                     for &d in dirs {
                         if !d.is_fixed() {
@@ -164,10 +164,7 @@ impl<const W: usize> Core<W> {
                             stmt,
                             inner,
                             rule: rule as u8,
-                            then: match s {
-                                CStmt::Step { then, .. } | CStmt::Slide { then, .. } => *then,
-                                _ => unreachable!("a batch holds steps and slides"),
-                            },
+                            then,
                             guard,
                             delta,
                             has,
@@ -531,29 +528,31 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// A statement's directions and whether it slides, when a batch can take it: a step or
-/// a slide with no condition, a target test given as a set, and for a slide no length
-/// limit (under `longest`, the longest ray) and a `through` test, if any, given as a set.
-fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef], bool)> {
+/// A statement's directions, whether it slides, and its effect block, when a batch can
+/// take it: a step or a slide with no condition, a target test given as a set, and for a
+/// slide no length limit (under `longest`, the longest ray) and a `through` test, if
+/// any, given as a set.
+fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef], bool, u16)> {
     match s {
         CStmt::Step {
             dirs,
             to,
             cond: None,
+            then,
             ..
-        } if to.is_set() => Some((dirs, false)),
+        } if to.is_set() => Some((dirs, false, *then)),
         CStmt::Slide {
             dirs,
             max,
             through,
             to,
             cond: None,
-            ..
+            then,
         } if to.is_set()
             && through.as_ref().is_none_or(|t| t.is_set())
             && *max as usize >= longest =>
         {
-            Some((dirs, true))
+            Some((dirs, true, *then))
         }
         _ => None,
     }
