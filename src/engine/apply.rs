@@ -297,14 +297,15 @@ impl<const W: usize> Core<W> {
     /// The hop of chain move `m` from `at` that lands on `next`.
     fn hop(&self, st: &State<W>, m: &Move, at: Cell, next: Cell) -> Option<Move> {
         let body = &self.chains[m.effect as usize].0;
-        let mut hops = Vec::new();
-        let mut e = Emit::new(Mode::Collect, &mut hops);
+        // The first hop that lands there, kept as generation meets it: nothing listed.
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Find(next), &mut none);
         e.piece = m.piece;
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = at;
         cx.slots = m.slots;
         self.generate(st, &mut cx, body, &mut e);
-        hops.into_iter().find(|h| h.to == next)
+        e.found
     }
 
     /// The cells a `choose` offers.

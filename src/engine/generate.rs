@@ -100,6 +100,8 @@ pub enum Mode<const W: usize> {
     Nth(u32),
     /// Stop when one targets this cell.
     Hit(Cell),
+    /// Stop at the first that targets this cell, and keep it.
+    Find(Cell),
     /// Count those that target cells of a set.
     CountIn(Bits<W>),
     /// Count them, and separately per class of `priority` (`Emit::classes`).
@@ -213,6 +215,13 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Hit(c) => m.to == c,
+            Mode::Find(c) => {
+                let hit = m.to == c;
+                if hit {
+                    self.found = Some(m);
+                }
+                hit
+            }
         }
     }
 
@@ -247,6 +256,13 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Hit(c) => to == c,
+            Mode::Find(c) => {
+                let hit = to == c;
+                if hit {
+                    self.found = Some(self.make(cx, to, then));
+                }
+                hit
+            }
             Mode::CountIn(set) => {
                 self.count += set.has(to) as u32;
                 false
@@ -315,6 +331,13 @@ impl<'a, const W: usize> Emit<'a, W> {
                 false
             }
             Mode::Hit(c) => targets.has(c),
+            Mode::Find(c) => {
+                let hit = targets.has(c);
+                if hit {
+                    self.found = Some(self.make(cx, c, then));
+                }
+                hit
+            }
             Mode::CountIn(set) => {
                 self.count += targets.and(set).count();
                 false
@@ -722,7 +745,7 @@ impl<const W: usize> Core<W> {
             let counting = match e.mode {
                 Mode::Count | Mode::CountIn(_) | Mode::CountByClass | Mode::Judge(_) => true,
                 Mode::Nth(_) => !e.keep_before,
-                Mode::Collect | Mode::Hit(_) => false,
+                Mode::Collect | Mode::Hit(_) | Mode::Find(_) => false,
             };
             let mut reached = Bits::EMPTY;
             let mut seen = 0u8;
