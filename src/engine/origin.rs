@@ -53,7 +53,7 @@ impl Visitor for ReadsMore {
 }
 
 /// Whether a condition reads nothing but the position.
-fn of_position(c: &Cond) -> bool {
+pub(super) fn of_position(c: &Cond) -> bool {
     let mut f = ReadsMore::default();
     f.cond(c);
     !f.0

@@ -5,9 +5,9 @@
 use super::batch::Batch;
 use super::core::Core;
 use super::evaluate::{CondFn, Ctx};
+use super::origin::of_position;
 use super::state::State;
 use crate::ir;
-use crate::ir::visit::{Visitor, walk_cell, walk_cond, walk_int};
 
 /// A statement `if C { … }` of a piece's rules that a batch depends on. When its body is
 /// made of steps and slides and C reads only the position (`IfGuard::whole`), the
@@ -22,7 +22,8 @@ pub(super) struct Guard {
 }
 
 /// The part of a top-level `if`'s condition that reads only the position (not the
-/// piece's cell, a target or a variable), compiled, for a batch's guards.
+/// piece's cell, a target, a variable or the moves: `origin::of_position`), compiled,
+/// for a batch's guards.
 pub struct IfGuard<const W: usize> {
     pub holds: CondFn<W>,
     /// Whether it is the whole condition.
@@ -37,7 +38,7 @@ pub fn position_part(c: &ir::Cond) -> Option<(ir::Cond, bool)> {
         c => vec![c],
     };
     let on_position: Vec<ir::Cond> = (parts.iter())
-        .filter(|c| reads_position_only(c))
+        .filter(|c| of_position(c))
         .map(|&c| c.clone())
         .collect();
     let whole = on_position.len() == parts.len();
@@ -46,38 +47,6 @@ pub fn position_part(c: &ir::Cond) -> Option<(ir::Cond, bool)> {
         1 => Some((on_position.into_iter().next().expect("one"), whole)),
         _ => Some((ir::Cond::And(on_position), whole)),
     }
-}
-
-/// Whether a condition reads nothing of a move: no `from` or `to`, no variable (even
-/// one it binds itself: kept simple), and no count of moves.
-fn reads_position_only(c: &ir::Cond) -> bool {
-    struct Reads(bool);
-    impl Visitor for Reads {
-        fn cond(&mut self, c: &ir::Cond) {
-            if matches!(c, ir::Cond::NoMoves) {
-                self.0 = true;
-            }
-            walk_cond(self, c)
-        }
-        fn int(&mut self, e: &ir::IntExpr) {
-            if matches!(e, ir::IntExpr::MoveCount) {
-                self.0 = true;
-            }
-            walk_int(self, e)
-        }
-        fn cell(&mut self, e: &ir::CellExpr) {
-            if matches!(e, ir::CellExpr::From | ir::CellExpr::To) {
-                self.0 = true;
-            }
-            walk_cell(self, e)
-        }
-        fn slot(&mut self, _: ir::Slot) {
-            self.0 = true;
-        }
-    }
-    let mut r = Reads(false);
-    r.cond(c);
-    !r.0
 }
 
 impl<const W: usize> Core<W> {
