@@ -217,6 +217,17 @@ impl<const W: usize> Core<W> {
             && self.after_pieces >> m.piece & 1 == 0
     }
 
+    /// Whether `legal if` judges `m` rightly when it is made with `make_bare`: it
+    /// `is_plain`, or it would be but for `after move` blocks that write only what the
+    /// condition does not read (`Footprint::unread_after`).
+    #[inline(always)]
+    pub fn judged_plain(&self, m: &Move) -> bool {
+        matches!(m.kind, MoveKind::Normal | MoveKind::Place)
+            && m.effect == NONE
+            && m.hops == 0
+            && self.judged_after >> m.piece & 1 == 0
+    }
+
     /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):
     /// the cells, the hand and the turn, nothing logged. A playout's position is never
     /// taken back; `make_bare` keeps what undoes the move itself.

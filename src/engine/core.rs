@@ -328,6 +328,9 @@ pub struct Core<const W: usize> {
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The piece types some `after move` block applies to, a bit each.
     pub after_pieces: u32,
+    /// Those whose `after move` blocks must run for `legal if` to judge their moves
+    /// (`Core::judged_plain`).
+    pub judged_after: u32,
     /// The effect blocks of move statements.
     pub blocks: Vec<Vec<CEffect<W>>>,
     /// The chains of hops of the rules, by index.
@@ -530,6 +533,8 @@ impl<const W: usize> Core<W> {
             only_placed: false,
             counts_in_bulk: false,
             after_pieces: after.iter().fold(0, |m, (pieces, _)| m | pieces),
+            judged_after: after.iter().fold(0, |m, (pieces, _)| m | pieces)
+                & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
             after,
             blocks,
             chains,

@@ -224,6 +224,39 @@ fn writes(effects: &[Effect]) -> Option<Writes> {
     gather(effects, &mut w).then_some(w)
 }
 
+/// The flags, a bit each, that a condition reads, or that the attack rules read, which
+/// `attacked` runs.
+fn flags_read(c: &Cond, attack_rules: &[Vec<Stmt>]) -> u32 {
+    struct Reads(u32);
+    impl crate::ir::visit::Visitor for Reads {
+        fn test(&mut self, t: &Test) {
+            if let Test::Flag(f) = t {
+                self.0 |= 1 << f;
+            }
+            crate::ir::visit::walk_test(self, t);
+        }
+    }
+    let mut r = Reads(0);
+    crate::ir::visit::Visitor::cond(&mut r, c);
+    for rules in attack_rules {
+        crate::ir::visit::walk_stmts(&mut r, rules);
+    }
+    r.0
+}
+
+/// Whether effects write nothing a condition with a footprint and flags `read` reads:
+/// only counters and other flags (and they may ask for `again`).
+fn unread(effects: &[Effect], read: u32) -> bool {
+    effects.iter().all(|e| match e {
+        Effect::If {
+            then, otherwise, ..
+        } => unread(then, read) && unread(otherwise, read),
+        Effect::Counter { .. } | Effect::Again => true,
+        Effect::SetFlag { flag, .. } => read >> flag & 1 == 0,
+        _ => false,
+    })
+}
+
 /// Whether a condition asks `attacked`, whose footprint holds only for moves that empty
 /// no cell but their origin (`Core::attack_footprint`).
 fn asks_attacked(c: &Cond) -> bool {
@@ -250,6 +283,11 @@ pub struct Footprint<const W: usize> {
     /// Whether the condition asks `attacked`, whose footprint holds only for moves that
     /// empty no cell but their origin (`Core::attack_footprint`).
     asks_attacked: bool,
+    /// Piece types whose `after` effects write only counters (and ask for `again`),
+    /// which a condition with a footprint never reads, and flags it does not read: a
+    /// move of theirs with no effects of its own is judged without them, as a bare move
+    /// (`Core::judged_plain`).
+    pub unread_after: u32,
 }
 
 impl<const W: usize> Footprint<W> {
@@ -267,9 +305,18 @@ impl<const W: usize> Footprint<W> {
                 })
             })
             .fold(0u32, |m, p| m | 1 << p);
+        let read = flags_read(legal, attack_rules);
+        let unread_after = (0..g.pieces.len())
+            .filter(|&p| {
+                g.after
+                    .iter()
+                    .all(|a| a.pieces >> p & 1 == 0 || unread(&a.effects, read))
+            })
+            .fold(0u32, |m, p| m | 1 << p);
         Some(Footprint {
             foot,
             plain_after,
+            unread_after,
             blocks: program.effects.iter().map(|b| writes(b)).collect(),
             asks_attacked: asks_attacked(legal),
         })
@@ -391,7 +438,8 @@ mod tests {
 
     /// The games whose `legal if` has a footprint, and what their moves exercise: pins,
     /// checks by every kind of piece, castling and promotion (effects), en passant, a
-    /// three-move first turn (`after` effects on counters), lines of sight through holes.
+    /// three-move first turn (`after` effects on counters), `after` effects on a flag the
+    /// condition does not read (chess's `unmoved`), lines of sight through holes.
     const GAMES: [&str; 3] = [
         "docs/examples/chess.game",
         "games/shakhmaty.game",
@@ -408,24 +456,36 @@ mod tests {
             // Chess's promotions are choices and Shakti's warriors may repeat a move:
             // their moves are listed to be counted.
             assert_eq!(core.judges_in_bulk, path.contains("shakhmaty"), "{path}");
+            // Every candidate judged: with `after` blocks that write nothing the condition
+            // reads left out (a bare move), and by playing the whole move.
+            let mut bare = Core::<1>::of_text(&text);
+            bare.legal_foot = None;
+            bare.judges_in_bulk = false;
+            if !path.contains("shakti") {
+                assert_ne!(bare.judged_after, bare.after_pieces, "{path}");
+            }
             let mut played = Core::<1>::of_text(&text);
             played.legal_foot = None;
             played.judges_in_bulk = false;
+            played.judged_after = played.after_pieces;
             let (mut positions, mut moves) = (0, 0);
             for game in 0..30 {
                 let mut rng = Rng::for_playout(11, game);
                 let mut pos = core.start_pos();
                 for _ in 0..120 {
-                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
                     core.legal_moves(&mut pos.st, &mut a);
                     played.legal_moves(&mut pos.st, &mut b);
-                    assert!(
-                        a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.same_as(y)),
-                        "{path}, game {game}, ply {}: {} moves against {}",
-                        pos.st.s.ply,
-                        a.len(),
-                        b.len()
-                    );
+                    bare.legal_moves(&mut pos.st, &mut c);
+                    for x in [&a, &c] {
+                        assert!(
+                            x.len() == b.len() && x.iter().zip(&b).all(|(x, y)| x.same_as(y)),
+                            "{path}, game {game}, ply {}: {} moves against {}",
+                            pos.st.s.ply,
+                            x.len(),
+                            b.len()
+                        );
+                    }
                     // Counted, most moves as sets: as many as listed.
                     let counted = core.count_legal(&mut pos.st, &mut Vec::new());
                     assert_eq!(counted as usize, b.len(), "{path}, game {game}");
@@ -441,6 +501,37 @@ mod tests {
                 positions > 1000 && moves > 10_000,
                 "{path}: {positions}, {moves}"
             );
+        }
+    }
+
+    /// An `after` block that writes a flag the condition reads runs when a move is
+    /// judged; one that writes only counters and other flags does not need to.
+    #[test]
+    fn after_blocks_are_left_out_of_judging_only_when_the_condition_cannot_see_them() {
+        let game = |reads: &str| {
+            format!(
+                "players {{ white black }}\n\
+                 board 4 x 4\n\
+                 flag marked = none\n\
+                 flag seen = none\n\
+                 piece Man letter M\n\
+                 setup {{ white Man a1\n black Man d4 }}\n\
+                 counter steps = 0\n\
+                 moves Man {{ step all to empty }}\n\
+                 after move {{ set marked at to\n steps += 1 }}\n\
+                 legal if not (find friend Man is {reads})\n\
+                 end {{ when no moves: draw }}\n"
+            )
+        };
+        for (reads, bare) in [("marked", false), ("seen", true)] {
+            let core = Core::<1>::of_text(&game(reads));
+            assert!(core.legal_foot.is_some(), "{reads}");
+            assert_eq!(core.judged_after & 1 == 0, bare, "{reads}");
+            let mut pos = core.start_pos();
+            let mut moves = Vec::new();
+            core.legal_moves(&mut pos.st, &mut moves);
+            // Every step lands on a cell the `after` block marks.
+            assert_eq!(moves.len(), if bare { 3 } else { 0 }, "{reads}");
         }
     }
 }

@@ -297,7 +297,7 @@ impl<const W: usize> Core<W> {
         let mut cx = Ctx::new(me);
         cx.from = m.from;
         cx.to = m.to;
-        if self.is_plain(m) {
+        if self.judged_plain(m) {
             // Nothing logged and no hash kept: the two cells and the scalars are put
             // back from what was there.
             let bare = self.make_bare(st, m);
