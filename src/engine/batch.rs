@@ -10,7 +10,7 @@ use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
 use super::movegen::DRAW_BATCH_FROM;
-use super::phase::Guard;
+use super::phase::{Guard, OriginAtom};
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NONE, State};
 use crate::ir;
@@ -31,14 +31,25 @@ pub struct Shift<const W: usize> {
     guard: u8,
     /// The statement's effect block.
     then: u16,
+    /// The batch's filter (`Batch::filters`) of the `if` the statement is in, if any
+    /// (`UNGUARDED`).
+    filter: u8,
     delta: i32,
     has: Bits<W>,
     /// A slide (on to the first occupied cell), or a single step.
     slide: bool,
 }
 
-/// No `inner` statement, or no guard.
+/// No `inner` statement, no guard, or no filter.
 const UNGUARDED: u8 = u8::MAX;
+
+/// An `if`'s part on the piece's own cell (`phase::OriginAtom`): per player, per atom,
+/// how far its test's cells are shifted back and the cells with a cell that far ahead,
+/// so that the pieces passing it are the pieces in a set.
+struct Filter<const W: usize> {
+    stmt: u8,
+    per_player: Vec<Vec<(i32, Bits<W>)>>,
+}
 
 /// A piece type's rules as shifts, per player (directions such as `forward` differ),
 /// and the `if`s on the position they are under.
@@ -46,6 +57,8 @@ pub struct Batch<const W: usize> {
     per_player: Vec<Vec<Shift<W>>>,
     /// The `if`s of the rules whose conditions are asked before a draw (`Core::guards`).
     pub(super) guards: Vec<Guard>,
+    /// The `if`s of the rules on the piece's own cell.
+    filters: Vec<Filter<W>>,
 }
 
 impl<const W: usize> Batch<W> {
@@ -55,9 +68,15 @@ impl<const W: usize> Batch<W> {
         &self.per_player[me.min(self.per_player.len() - 1)]
     }
 
-    /// Whether some of its shifts are under guards, or it has guards that stop it.
+    /// Whether some of its shifts are under guards or filters, or it has guards that
+    /// stop it.
     pub fn guarded(&self) -> bool {
-        !self.guards.is_empty()
+        !self.guards.is_empty() || !self.filters.is_empty()
+    }
+
+    /// Whether some of its shifts are under filters on the pieces' own cells.
+    pub fn filtered(&self) -> bool {
+        !self.filters.is_empty()
     }
 
     /// The most shifts of any player.
@@ -102,39 +121,57 @@ impl<const W: usize> Core<W> {
         if rules.is_empty() || rules.len() > UNGUARDED as usize {
             return None;
         }
-        // The statements drawn from the sets: where they are, their guard, and them.
-        let mut drawn: Vec<(u8, u8, u8, &CStmt<W>)> = Vec::new();
+        // The statements drawn from the sets: where they are, their guard and filter,
+        // and them.
+        let mut drawn: Vec<(u8, u8, u8, u8, &CStmt<W>)> = Vec::new();
         let mut guards = Vec::new();
+        let mut filters = Vec::new();
         for (i, s) in rules.iter().enumerate() {
             match s {
                 CStmt::Class { .. } if unclassed => continue,
                 CStmt::If {
                     then, otherwise, ..
                 } if otherwise.is_empty() => {
-                    let guard = self.guards.get(piece)?.get(i)?.as_ref()?;
-                    let shifted = guard.whole
+                    let guard = self.guards.get(piece)?.get(i)?.as_ref();
+                    let filter = self.origin_filters.get(piece)?.get(i)?.as_ref();
+                    // The condition is told by the guard, the filter, or both.
+                    let told = guard.is_some_and(|g| g.whole) || filter.is_some();
+                    let shifted = told
                         && !then.is_empty()
                         && then.len() < UNGUARDED as usize
                         && then
                             .iter()
                             .all(|s| shape(s, self.geo.longest_ray).is_some());
-                    if guards.len() >= 64 {
+                    if guards.len() >= 64 || filters.len() >= UNGUARDED as usize {
                         return None;
                     }
-                    guards.push(Guard {
-                        stmt: i as u8,
-                        blocks: !shifted,
-                    });
+                    let g = match guard {
+                        Some(_) => {
+                            guards.push(Guard {
+                                stmt: i as u8,
+                                blocks: !shifted,
+                            });
+                            (guards.len() - 1) as u8
+                        }
+                        None if shifted => UNGUARDED,
+                        None => return None,
+                    };
                     if shifted {
-                        let g = (guards.len() - 1) as u8;
+                        let f = match filter {
+                            Some(atoms) => {
+                                filters.push(self.filter(i as u8, atoms)?);
+                                (filters.len() - 1) as u8
+                            }
+                            None => UNGUARDED,
+                        };
                         drawn.extend(
-                            (then.iter().enumerate()).map(|(j, s)| (i as u8, j as u8, g, s)),
+                            (then.iter().enumerate()).map(|(j, s)| (i as u8, j as u8, g, f, s)),
                         );
                     }
                 }
                 s => {
                     shape(s, self.geo.longest_ray)?;
-                    drawn.push((i as u8, UNGUARDED, UNGUARDED, s));
+                    drawn.push((i as u8, UNGUARDED, UNGUARDED, UNGUARDED, s));
                 }
             }
         }
@@ -145,8 +182,8 @@ impl<const W: usize> Core<W> {
             .map(|p| {
                 let cx = Ctx::new(p);
                 let mut shifts = Vec::new();
-                for (rule, &(stmt, inner, guard, s)) in drawn.iter().enumerate() {
-                    let (dirs, slide, then) = shape(s, self.geo.longest_ray).expect("a shape");
+                for (rule, &(stmt, inner, guard, filter, s)) in drawn.iter().enumerate() {
+                    let (dirs, slide, then, n) = shape(s, self.geo.longest_ray).expect("a shape");
                     let mut seen = 0u8;
                     for &d in dirs {
                         if !d.is_fixed() {
@@ -159,13 +196,14 @@ impl<const W: usize> Core<W> {
                             continue;
                         }
                         seen |= 1 << d;
-                        let (delta, has) = self.geo.translation[d]?;
+                        let (delta, has) = self.ahead(d, n)?;
                         shifts.push(Shift {
                             stmt,
                             inner,
                             rule: rule as u8,
                             then,
                             guard,
+                            filter,
                             delta,
                             has,
                             slide,
@@ -175,7 +213,64 @@ impl<const W: usize> Core<W> {
                 Some(shifts)
             })
             .collect::<Option<_>>()?;
-        Some(Batch { per_player, guards })
+        Some(Batch {
+            per_player,
+            guards,
+            filters,
+        })
+    }
+
+    /// `n` steps in direction `d` as a translation of the board: how far it moves a cell,
+    /// and the cells it moves (those with a cell that far ahead).
+    fn ahead(&self, d: usize, n: u8) -> Option<(i32, Bits<W>)> {
+        let (delta, has) = self.geo.translation[d]?;
+        if n == 1 {
+            return Some((delta, has));
+        }
+        let far =
+            (0..self.geo.cells).filter(|&c| self.geo.board.ray(c, d as u8).len() >= n as usize);
+        Some((delta * n as i32, Bits::from_cells(far)))
+    }
+
+    /// The filter of the `if` at statement `stmt`, from its atoms (`Core::origin_filters`).
+    fn filter(&self, stmt: u8, atoms: &[OriginAtom<W>]) -> Option<Filter<W>> {
+        let per_player = (0..self.players)
+            .map(|p| {
+                let cx = Ctx::new(p);
+                (atoms.iter())
+                    .map(|a| match a.step {
+                        None => Some((0, self.geo.all)),
+                        Some((d, n)) => self.ahead(self.dir(&cx, d) as usize & 7, n),
+                    })
+                    .collect::<Option<Vec<_>>>()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Filter { stmt, per_player })
+    }
+
+    /// The pieces of `pieces` that pass filter `f` of the player to move.
+    #[inline(always)]
+    fn filtered(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        piece: u8,
+        batch: &Batch<W>,
+        f: u8,
+        pieces: Bits<W>,
+    ) -> Bits<W> {
+        let filter = &batch.filters[f as usize];
+        let atoms = self.origin_filters[piece as usize][filter.stmt as usize]
+            .as_ref()
+            .expect("a filter's atoms");
+        let ahead = &filter.per_player[cx.me as usize];
+        atoms
+            .iter()
+            .zip(ahead)
+            .fold(pieces, |left, (a, &(delta, has))| {
+                let cells = a.test.set(self, st, cx).expect("a set test");
+                left.and(has).and(cells.shift(-delta))
+            })
     }
 
     /// How many moves the player to move's `pieces`, of type `piece`, have on the board,
@@ -310,7 +405,8 @@ impl<const W: usize> Core<W> {
                 0
             };
             let mut i = 0u64;
-            self.each_shift_in::<GUARDED>(st, lead, mine, batch, holding, |_, targets| {
+            // Guards and filters are one case: few games have either.
+            self.each_shift_in::<GUARDED, GUARDED>(st, lead, mine, batch, holding, |_, targets| {
                 let count = targets.count();
                 if count > 0 {
                     sets[end..end + W].copy_from_slice(&targets.0);
@@ -431,16 +527,20 @@ impl<const W: usize> Core<W> {
         holding: u64,
         f: impl FnMut(&Shift<W>, Bits<W>),
     ) {
-        // Apart, so that the types with no guard pay nothing for them.
-        if batch.guards.is_empty() {
-            self.each_shift_in::<false>(st, piece, pieces, batch, holding, f)
-        } else {
-            self.each_shift_in::<true>(st, piece, pieces, batch, holding, f)
+        // Apart, so that the types with no guard or filter pay nothing for them.
+        match (batch.guards.is_empty(), batch.filters.is_empty()) {
+            (true, true) => {
+                self.each_shift_in::<false, false>(st, piece, pieces, batch, holding, f)
+            }
+            (false, true) => {
+                self.each_shift_in::<true, false>(st, piece, pieces, batch, holding, f)
+            }
+            (_, false) => self.each_shift_in::<true, true>(st, piece, pieces, batch, holding, f),
         }
     }
 
     #[inline(always)]
-    fn each_shift_in<const GUARDED: bool>(
+    fn each_shift_in<const GUARDED: bool, const FILTERED: bool>(
         &self,
         st: &State<W>,
         piece: u8,
@@ -453,11 +553,21 @@ impl<const W: usize> Core<W> {
         let cx = Ctx::new(me as u8);
         let empty = self.geo.all.minus(st.occupied);
         let (mut at, mut targets, mut open) = (u8::MAX, Bits::EMPTY, Bits::EMPTY);
+        let (mut filtered_by, mut filtered) = (UNGUARDED, pieces);
         for sh in batch.shifts(me) {
             if GUARDED && sh.guard != UNGUARDED && holding >> sh.guard & 1 == 0 {
                 f(sh, Bits::EMPTY);
                 continue;
             }
+            let pieces = if FILTERED && sh.filter != UNGUARDED {
+                if sh.filter != filtered_by {
+                    filtered_by = sh.filter;
+                    filtered = self.filtered(st, &cx, piece, batch, sh.filter, pieces);
+                }
+                filtered
+            } else {
+                pieces
+            };
             if sh.rule != at {
                 at = sh.rule;
                 let rule = if GUARDED {
@@ -466,9 +576,9 @@ impl<const W: usize> Core<W> {
                     &self.moves[piece as usize][sh.stmt as usize]
                 };
                 let (to, through) = match rule {
-                    CStmt::Step { to, .. } => (to, None),
+                    CStmt::Step { to, .. } | CStmt::MoveTo { to, .. } => (to, None),
                     CStmt::Slide { to, through, .. } => (to, through.as_ref()),
-                    _ => unreachable!("a batch holds steps and slides"),
+                    _ => unreachable!("a batch holds steps, jumps and slides"),
                 };
                 targets = to.set(self, st, &cx).expect("a set test");
                 // What a slide may enter: any cell but a wall.
@@ -528,11 +638,11 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// A statement's directions, whether it slides, and its effect block, when a batch can
-/// take it: a step or a slide with no condition, a target test given as a set, and for a
-/// slide no length limit (under `longest`, the longest ray) and a `through` test, if
-/// any, given as a set.
-fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef], bool, u16)> {
+/// A statement's directions, whether it slides, its effect block and how many steps
+/// its moves go, when a batch can take it: a step, a jump (`move to from + d * n`) or a
+/// slide with no condition, a target test given as a set, and for a slide no length
+/// limit (under `longest`, the longest ray) and a `through` test, if any, given as a set.
+fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef], bool, u16, u8)> {
     match s {
         CStmt::Step {
             dirs,
@@ -540,7 +650,14 @@ fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef],
             cond: None,
             then,
             ..
-        } if to.is_set() => Some((dirs, false, *then)),
+        } if to.is_set() => Some((dirs, false, *then, 1)),
+        CStmt::MoveTo {
+            step: Some((d, n)),
+            to,
+            cond: None,
+            then,
+            ..
+        } if to.is_set() && *n > 0 => Some((std::slice::from_ref(d), false, *then, *n)),
         CStmt::Slide {
             dirs,
             max,
@@ -552,7 +669,7 @@ fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef],
             && through.as_ref().is_none_or(|t| t.is_set())
             && *max as usize >= longest =>
         {
-            Some((dirs, true, *then))
+            Some((dirs, true, *then, 1))
         }
         _ => None,
     }
@@ -706,6 +823,59 @@ mod tests {
         let (batched, guarded, stopped) = agrees(phases);
         assert_eq!(batched, 1, "{phases}");
         assert!(guarded > 100 && stopped > 20, "{guarded} {stopped}");
+    }
+
+    /// `if`s on the piece's own cell (a pawn's double step; a cell that must be of a
+    /// region; both beside a test of a counter): their pieces are filtered as a set, and
+    /// their counts and moves are those of the pieces run one by one. With only such
+    /// types, the draw from the sets alone draws legal moves.
+    #[test]
+    fn ifs_on_the_pieces_cells_filter_them_as_sets() {
+        let filters = "game \"T\" { }\n\
+            players { white forward north  black forward south }\n\
+            board 8 x 8\n\
+            region start { white: rank 2  black: rank 7 }\n\
+            region centre = (file d | file e) & (rank 4 | rank 5)\n\
+            counter turn = 0\n\
+            piece Pawn letter P\npiece Guard letter G\n\
+            moves Pawn {\n\
+              step forward to empty\n\
+              if from in start and from + forward is empty { move to from + forward * 2 if to is empty }\n\
+              step forward-left, forward-right to enemy\n\
+            }\n\
+            moves Guard {\n\
+              if from is not in centre { step orthogonal to empty then { turn += 1 } }\n\
+              if turn < 4 and from + north * 2 is enemy and from in start { step diagonal to not friend }\n\
+            }\n\
+            setup {\n white Pawn rank 2\n white Guard c1 f1 b3 g3 d4\n \
+            black Pawn rank 7\n black Guard c8 f8 b6 g6 e5\n}\n";
+        let (batched, guarded, stopped) = agrees(filters);
+        assert_eq!((batched, stopped), (2, 0), "{filters}");
+        assert!(guarded > 100, "{guarded}");
+        let core = Core::<1>::of_text(filters);
+        let pawn = &core.batch[0].as_ref().expect("the pawns batched");
+        assert!(pawn.filtered() && pawn.guards.is_empty());
+        let mut general = Core::<1>::of_text(filters);
+        general.draws_shifted = false;
+        let mut drawn = 0;
+        for game in 0..20 {
+            let mut st = core.start();
+            let mut rng = Rng::for_playout(3, game);
+            for _ in 0..80 {
+                let Some(m) = core.draw_shifted(&st, &mut rng, &mut Vec::new()) else {
+                    break;
+                };
+                let mut legal = Vec::new();
+                general.legal_moves(&mut st, &mut legal);
+                assert_eq!(m.is_none(), legal.is_empty(), "game {game}");
+                let Some(m) = m else { break };
+                assert!(legal.contains(&m), "game {game}: {m:?}");
+                drawn += 1;
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(drawn > 500, "{drawn} draws");
     }
 
     /// The draw from the sets alone (`Core::draw_shifted`) against the general one, in

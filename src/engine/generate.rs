@@ -65,7 +65,8 @@ pub enum CStmt<const W: usize> {
         step: Option<(DirRef, u8)>,
         target: CellFn<W>,
         to: CTest<W>,
-        cond: CondFn<W>,
+        /// `None` when the condition tests only the target: it is part of `to` then.
+        cond: Option<CondFn<W>>,
         then: u16,
     },
     MoveAny {
@@ -513,7 +514,7 @@ impl<const W: usize> Core<W> {
                     };
                     c != NONE && to.holds(self, st, cx, c) && {
                         cx.to = c;
-                        cond(self, st, cx) && e.one(cx, c, *then)
+                        cond.as_ref().is_none_or(|f| f(self, st, cx)) && e.one(cx, c, *then)
                     }
                 }
             }

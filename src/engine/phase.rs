@@ -3,8 +3,9 @@
 //! of steps and slides is counted from the sets of all the pieces at once (`batch.rs`).
 
 use super::batch::Batch;
+use super::compile::test::CTest;
 use super::core::Core;
-use super::evaluate::{CondFn, Ctx};
+use super::evaluate::{CondFn, Ctx, ExprCompiler};
 use super::origin::of_position;
 use super::state::State;
 use crate::ir;
@@ -47,6 +48,52 @@ pub fn position_part(c: &ir::Cond) -> Option<(ir::Cond, bool)> {
         1 => Some((on_position.into_iter().next().expect("one"), whole)),
         _ => Some((ir::Cond::And(on_position), whole)),
     }
+}
+
+/// A conjunct of a top-level `if` on the piece's own cell: `from is T` (`from in
+/// REGION`) with no step, or `from + d * n is T`, whose test `T` is given as a set. Its
+/// pieces are those of a set: the cells of `T`, or those `n` steps back from them.
+pub struct OriginAtom<const W: usize> {
+    pub step: Option<(ir::DirRef, u8)>,
+    pub test: CTest<W>,
+}
+
+/// The conjuncts of an `if`'s condition on the piece's own cell (`OriginAtom`), when
+/// every conjunct is one of them or reads only the position (`position_part`) and at
+/// least one is: the pieces that pass them are then a set (`if from in pawn-start and
+/// from + forward is empty { move to from + forward * 2 }`).
+pub fn origin_part<const W: usize>(
+    x: &ExprCompiler<W>,
+    c: &ir::Cond,
+) -> Option<Vec<OriginAtom<W>>> {
+    let parts: Vec<&ir::Cond> = match c {
+        ir::Cond::And(v) => v.iter().collect(),
+        c => vec![c],
+    };
+    let mut atoms = Vec::new();
+    for part in parts {
+        if of_position(part) {
+            continue;
+        }
+        let ir::Cond::Is(cell, test) = part else {
+            return None;
+        };
+        let step = match cell {
+            ir::CellExpr::From => None,
+            ir::CellExpr::Step(base, d, n)
+                if **base == ir::CellExpr::From && d.is_fixed() && *n > 0 =>
+            {
+                Some((*d, *n))
+            }
+            _ => return None,
+        };
+        let test = x.test(test);
+        if !test.is_set() {
+            return None;
+        }
+        atoms.push(OriginAtom { step, test });
+    }
+    (!atoms.is_empty()).then_some(atoms)
 }
 
 impl<const W: usize> Core<W> {

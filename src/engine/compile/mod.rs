@@ -10,7 +10,7 @@ use super::apply::{CEffect, ChooseC};
 use super::evaluate::ExprCompiler;
 use super::generate::CStmt;
 use super::state::NONE;
-use crate::ir::{CellExpr, DirRef, Effect, Pattern, Stmt};
+use crate::ir::{CellExpr, Cond, DirRef, Effect, Pattern, Stmt, Test};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
@@ -87,16 +87,39 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 to,
                 cond,
                 then: t,
-            } => CStmt::MoveTo {
-                step: match target {
-                    CellExpr::Step(base, d, n) if **base == CellExpr::From => Some((*d, *n)),
-                    _ => None,
-                },
-                target: self.cell(target),
-                to: self.test(to),
-                cond: self.cond(cond),
-                then: then(t),
-            },
+            } => {
+                // A condition that only tests the target joins the target test: a jump
+                // (`move to from + d * 2 if to is empty`) is then a shift of a batch.
+                let parts: Vec<&Cond> = match cond {
+                    Cond::True => Vec::new(),
+                    Cond::And(v) => v.iter().collect(),
+                    c => vec![c],
+                };
+                let on_target: Option<Vec<Test>> = (parts.iter())
+                    .map(|c| match c {
+                        Cond::Is(CellExpr::To, t) => Some(t.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let (to, cond) = match on_target {
+                    Some(tests) if tests.is_empty() => (self.test(to), None),
+                    Some(mut tests) => {
+                        tests.insert(0, to.clone());
+                        (self.test(&Test::And(tests)), None)
+                    }
+                    None => (self.test(to), Some(self.cond(cond))),
+                };
+                CStmt::MoveTo {
+                    step: match target {
+                        CellExpr::Step(base, d, n) if **base == CellExpr::From => Some((*d, *n)),
+                        _ => None,
+                    },
+                    target: self.cell(target),
+                    to,
+                    cond,
+                    then: then(t),
+                }
+            }
             Stmt::MoveAny { to, cond, then: t } => CStmt::MoveAny {
                 to: self.test(to),
                 cond: cond.as_ref().map(|c| self.cond(c)),
