@@ -183,21 +183,21 @@ impl<const W: usize> Core<W> {
     pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<Bits<W>> {
         let mut f = Bits::EMPTY;
         f.insert(c);
+        // By masks and bit scans: the cells beyond `c` that way, less those beyond the
+        // first piece, are the cells up to it.
         let line = |f: &mut Bits<W>, d: u8, attacks: &dyn Fn(Cell) -> bool| {
-            let ray = self.geo.board.ray(c, d);
-            let Some(i) = ray.iter().position(|&x| st.occupied.has(x)) else {
+            let first = self.first_in(c, d, st.occupied);
+            if first == NONE {
                 return;
-            };
-            if attacks(ray[i]) {
-                for &x in &ray[..=i] {
-                    f.insert(x);
+            }
+            if attacks(first) {
+                let beyond = |x: Cell| self.geo.ray_mask[x as usize][d as usize & 7];
+                *f = f.or(beyond(c).minus(beyond(first)));
+            } else {
+                let next = self.first_in(first, d, st.occupied);
+                if next != NONE && attacks(next) {
+                    f.insert(first);
                 }
-            } else if ray[i + 1..]
-                .iter()
-                .find(|&&x| st.occupied.has(x))
-                .is_some_and(|&x| attacks(x))
-            {
-                f.insert(ray[i]);
             }
         };
         let piece = |x: Cell| self.codes.piece[st.board[x as usize] as usize];
