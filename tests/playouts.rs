@@ -189,6 +189,30 @@ fn random_moves_are_uniform_within_the_first_class_that_has_moves() {
 }
 
 #[test]
+fn random_moves_are_uniform_within_a_class_under_legal_if() {
+    // Captures first, in check: the Knight's captures are refused by `legal if`, the
+    // King's are not. Once a drawn candidate fails, the others are listed and drawn
+    // from the list.
+    let check = load(
+        "game \"Check\" { }\n\
+         players { white black }\n\
+         board 6 x 6\n\
+         piece King letter K\npiece Rook letter R\npiece Knight letter N\n\
+         setup {\n white King e1\n white Knight c3\n white Rook a1\n \
+         black King f6\n black Rook e6 d2 f1 b5 a4\n}\n\
+         priority capture\n\
+         moves King { capture { step all to enemy } }\n\
+         moves Knight { capture { leap 1 2 to enemy } }\n\
+         moves Rook { slide orthogonal to empty }\n\
+         attacks Rook { slide orthogonal to any }\n\
+         legal if not (find friend King is attacked)\n\
+         end { when no moves: next loses }\n",
+    );
+    assert_eq!(moves(&check, &check.start()), ["e1-d2", "e1-f1"]);
+    uniform(&check, "");
+}
+
+#[test]
 fn the_same_seed_gives_the_same_statistics_whatever_the_threads() {
     let games = ["tablut", "shakti", "shaversi"].map(game);
     let examples = ["hex", "ataxx", "english-draughts"].map(example);

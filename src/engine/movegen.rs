@@ -51,6 +51,8 @@ pub struct Scratch {
     /// The shifts' target sets of `Core::draw_shifted`, apart from `sets`: it is sized
     /// once and written in place, where `random_by_bounds` clears `sets` and pushes.
     shifted_sets: Vec<u64>,
+    /// `draw`'s candidates, listed once a drawn one failed `legal if` (`draw_listed`).
+    listed: Vec<Move>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -165,44 +167,7 @@ impl<const W: usize> Core<W> {
         let mut own = Seen::<W>::default();
         let mut made = Seen::<W>::default();
         self.origins(view, |from, piece| {
-            let first = out.len();
-            let mut e = Emit::new(Mode::Collect, out);
-            self.run(view, from, piece, &mut e);
-            let repeats = self.may_duplicate[piece as usize];
-            if !repeats && !self.creates {
-                return;
-            }
-            own.clear();
-            // A piece's plain moves (from its cell, no choice, no hops) are told apart by
-            // their targets alone: one set, with no search for the key. No other move
-            // has their key, so `own` never sees one of them.
-            let mut plain = Bits::<W>::EMPTY;
-            let mut kept = first;
-            for i in first..out.len() {
-                let m = out[i];
-                let keep = if m.kind == MoveKind::Create {
-                    made.first(&m)
-                } else if !repeats {
-                    true
-                } else if m.kind == MoveKind::Normal
-                    && m.from == from
-                    && m.hops == 0
-                    && m.choice == NO_CHOICE
-                    && m.cell_choice == NONE
-                    && m.to != NONE
-                {
-                    let fresh = !plain.has(m.to);
-                    plain.insert(m.to);
-                    fresh
-                } else {
-                    own.first(&m)
-                };
-                if keep {
-                    out[kept] = m;
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            self.collect_first(view, from, piece, ANY_CLASS, out, &mut own, &mut made)
         });
         if self.simple {
             self.retain_legal(st, out);
@@ -214,6 +179,62 @@ impl<const W: usize> Core<W> {
         }
         self.retain_legal(st, out);
         self.keep_priority(out);
+    }
+
+    /// Runs a piece's rules, appending its moves of class `class` to `out`. A piece's
+    /// rules may repeat one of its moves, and pieces made from nothing may be made from
+    /// several pieces (`made` holds those of the pieces before): either way the first
+    /// keeps it.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_first(
+        &self,
+        st: &State<W>,
+        from: Cell,
+        piece: u8,
+        class: u8,
+        out: &mut Vec<Move>,
+        own: &mut Seen<W>,
+        made: &mut Seen<W>,
+    ) {
+        let first = out.len();
+        let mut e = Emit::new(Mode::Collect, out);
+        e.class = class;
+        self.run(st, from, piece, &mut e);
+        let repeats = self.may_duplicate[piece as usize];
+        if !repeats && !self.creates {
+            return;
+        }
+        own.clear();
+        // A piece's plain moves (from its cell, no choice, no hops) are told apart by
+        // their targets alone: one set, with no search for the key. No other move has
+        // their key, so `own` never sees one of them.
+        let mut plain = Bits::<W>::EMPTY;
+        let mut kept = first;
+        for i in first..out.len() {
+            let m = out[i];
+            let keep = if m.kind == MoveKind::Create {
+                made.first(&m)
+            } else if !repeats {
+                true
+            } else if m.kind == MoveKind::Normal
+                && m.from == from
+                && m.hops == 0
+                && m.choice == NO_CHOICE
+                && m.cell_choice == NONE
+                && m.to != NONE
+            {
+                let fresh = !plain.has(m.to);
+                plain.insert(m.to);
+                fresh
+            } else {
+                own.first(&m)
+            };
+            if keep {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// The actions the player to move may take.
@@ -589,6 +610,19 @@ impl<const W: usize> Core<W> {
     ) -> Option<Move> {
         self.actions_now(st, sc);
         sc.origins.clear();
+        if self.legal.is_some() {
+            // Under `legal if`, a draw here follows one that gave up after candidates
+            // failed it: listing them once costs about what counting them does, and
+            // then no piece's rules run again for each draw.
+            self.origins(st, |from, piece| {
+                sc.origins.push(Origin {
+                    from,
+                    piece,
+                    count: 0,
+                })
+            });
+            return self.draw_listed(st, rng, sc, class, None);
+        }
         let mut total = 0u32;
         let origins = &mut sc.origins;
         self.counted(st, Mode::Count, class, |from, piece, e| {
@@ -671,9 +705,52 @@ impl<const W: usize> Core<W> {
             if self.is_legal(st, &m) {
                 return Some(m);
             }
-            let at = sc.rejected.partition_point(|&x| x < k);
-            sc.rejected.insert(at, k);
+            // Most candidates may fail (a king in check): rather than run a piece's rules
+            // again for each draw, they are listed once and drawn from the list.
+            return self.draw_listed(st, rng, sc, class, Some(m));
         }
+    }
+
+    /// `draw` once candidate `illegal` failed `legal if` (or, with `None`, from the start,
+    /// the origins of `sc.origins` not yet counted): every candidate of class `class`
+    /// listed once (a move that a piece's rules or pieces made from nothing
+    /// repeat kept the first time, as `draw` keeps it), with the actions, and drawn
+    /// uniformly among those not yet judged, each that fails taken out. The moves not
+    /// judged before are drawn uniformly, so the move kept is uniform among the legal.
+    #[inline(never)]
+    fn draw_listed(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        class: u8,
+        illegal: Option<Move>,
+    ) -> Option<Move> {
+        let mut list = std::mem::take(&mut sc.listed);
+        list.clear();
+        let (mut own, mut made) = (Seen::<W>::default(), Seen::<W>::default());
+        for o in &sc.origins {
+            self.collect_first(st, o.from, o.piece, class, &mut list, &mut own, &mut made);
+        }
+        if class == ANY_CLASS || class == NO_CLASS {
+            list.extend(sc.actions.iter().map(|&a| self.action(a as usize)));
+        }
+        if let Some(illegal) = illegal {
+            list.retain(|m| !m.same_as(&illegal));
+        }
+        let found = loop {
+            if list.is_empty() {
+                break None;
+            }
+            let i = rng.below(list.len());
+            let m = list[i];
+            if self.is_legal(st, &m) {
+                break Some(m);
+            }
+            list.swap_remove(i);
+        };
+        sc.listed = list;
+        found
     }
 
     /// Whether a piece made from nothing could also be made by one of `earlier` pieces
