@@ -211,10 +211,7 @@ impl<const W: usize> Core<W> {
     /// made only to be judged by `legal if`, which never reads the hash, is made so.
     #[inline(always)]
     pub fn is_plain(&self, m: &Move) -> bool {
-        matches!(m.kind, MoveKind::Normal | MoveKind::Place)
-            && m.effect == NONE
-            && m.hops == 0
-            && self.after_pieces >> m.piece & 1 == 0
+        Self::plain_but(m, self.after_pieces)
     }
 
     /// Whether `legal if` judges `m` rightly when it is made with `make_bare`: it
@@ -222,10 +219,16 @@ impl<const W: usize> Core<W> {
     /// condition does not read (`Footprint::unread_after`).
     #[inline(always)]
     pub fn judged_plain(&self, m: &Move) -> bool {
+        Self::plain_but(m, self.judged_after)
+    }
+
+    /// A placement or a plain move with no effect block, of a piece type not in `after`.
+    #[inline(always)]
+    fn plain_but(m: &Move, after: u32) -> bool {
         matches!(m.kind, MoveKind::Normal | MoveKind::Place)
             && m.effect == NONE
             && m.hops == 0
-            && self.judged_after >> m.piece & 1 == 0
+            && after >> m.piece & 1 == 0
     }
 
     /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):

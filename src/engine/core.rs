@@ -410,36 +410,14 @@ impl<const W: usize> Core<W> {
             sights: Default::default(),
         };
         let moves: Vec<Vec<CStmt<W>>> = g.moves.iter().map(|m| x.stmts(m)).collect();
-        let origin_filters = (g.moves.iter())
-            .map(|m| {
-                (m.iter())
-                    .map(|s| match s {
-                        Stmt::If {
-                            cond, otherwise, ..
-                        } if otherwise.is_empty() => super::phase::origin_part(&x, cond),
-                        _ => None,
-                    })
-                    .collect()
+        let origin_filters = per_if(&g.moves, |cond| super::phase::origin_part(&x, cond));
+        let guards = per_if(&g.moves, |cond| {
+            let (part, whole) = super::phase::position_part(cond)?;
+            Some(super::phase::IfGuard {
+                holds: x.cond(&part),
+                whole,
             })
-            .collect();
-        let guards = (g.moves.iter())
-            .map(|m| {
-                (m.iter())
-                    .map(|s| match s {
-                        Stmt::If {
-                            cond, otherwise, ..
-                        } if otherwise.is_empty() => {
-                            let (part, whole) = super::phase::position_part(cond)?;
-                            Some(super::phase::IfGuard {
-                                holds: x.cond(&part),
-                                whole,
-                            })
-                        }
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
+        });
         // Pieces only ever placed are no origin on the board: no gate to pass.
         let origin_gates = (g.moves.iter().enumerate())
             .filter(|(_, m)| acts_on_board(m))
@@ -1251,6 +1229,26 @@ fn may_duplicate(stmts: &[Stmt]) -> bool {
         c.stmt(s);
     }
     c.total.iter().any(|&n| n > 1)
+}
+
+/// Per piece type, per statement of its rules: what `f` makes of the condition of an `if`
+/// with no `else`, or `None`.
+fn per_if<T>(
+    moves: &[Vec<Stmt>],
+    f: impl Fn(&crate::ir::Cond) -> Option<T>,
+) -> Vec<Vec<Option<T>>> {
+    (moves.iter())
+        .map(|m| {
+            (m.iter())
+                .map(|s| match s {
+                    Stmt::If {
+                        cond, otherwise, ..
+                    } if otherwise.is_empty() => f(cond),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Whether rules made of steps, slides, jumps (`move to from + d * n`) and leaps, under
