@@ -250,7 +250,7 @@ impl<const W: usize> Core<W> {
 
     /// The pieces of `pieces` that pass filter `f` of the player to move.
     #[inline(always)]
-    fn filtered(
+    fn filter_pieces(
         &self,
         st: &State<W>,
         cx: &Ctx,
@@ -562,7 +562,7 @@ impl<const W: usize> Core<W> {
             let pieces = if FILTERED && sh.filter != UNGUARDED {
                 if sh.filter != filtered_by {
                     filtered_by = sh.filter;
-                    filtered = self.filtered(st, &cx, piece, batch, sh.filter, pieces);
+                    filtered = self.filter_pieces(st, &cx, piece, batch, sh.filter, pieces);
                 }
                 filtered
             } else {

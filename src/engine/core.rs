@@ -438,6 +438,7 @@ impl<const W: usize> Core<W> {
             .map(|a| (a.pieces, x.effects(&a.effects)))
             .collect();
         let blocks = program.effects.iter().map(|b| x.effects(b)).collect();
+        let after_pieces = after.iter().fold(0, |m, (pieces, _)| m | pieces);
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let legal_foot = Footprint::of(&x, &program, &attack_ir);
         let score_fn = g.score.as_ref().map(|s| x.int(s));
@@ -527,9 +528,8 @@ impl<const W: usize> Core<W> {
             origin_gates,
             only_placed: false,
             counts_in_bulk: false,
-            after_pieces: after.iter().fold(0, |m, (pieces, _)| m | pieces),
-            judged_after: after.iter().fold(0, |m, (pieces, _)| m | pieces)
-                & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
+            after_pieces,
+            judged_after: after_pieces & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
             after,
             blocks,
             chains,

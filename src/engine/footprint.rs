@@ -297,22 +297,16 @@ impl<const W: usize> Footprint<W> {
         let g = &program.game;
         let legal = g.legal.as_ref()?;
         let foot = x.footprint(legal, attacks_read_backwards(attack_rules))?;
-        let plain_after = (0..g.pieces.len())
-            .filter(|&p| {
-                g.after.iter().all(|a| {
-                    a.pieces >> p & 1 == 0
-                        || writes(&a.effects).is_some_and(|w| w.slots.is_empty() && !w.removes)
-                })
-            })
-            .fold(0u32, |m, p| m | 1 << p);
+        // The piece types, a bit each, whose every `after` block passes `ok`.
+        let after_all = |ok: &dyn Fn(&[Effect]) -> bool| {
+            (0..g.pieces.len())
+                .filter(|&p| (g.after.iter()).all(|a| a.pieces >> p & 1 == 0 || ok(&a.effects)))
+                .fold(0u32, |m, p| m | 1 << p)
+        };
+        let plain_after =
+            after_all(&|e| writes(e).is_some_and(|w| w.slots.is_empty() && !w.removes));
         let read = flags_read(legal, attack_rules);
-        let unread_after = (0..g.pieces.len())
-            .filter(|&p| {
-                g.after
-                    .iter()
-                    .all(|a| a.pieces >> p & 1 == 0 || unread(&a.effects, read))
-            })
-            .fold(0u32, |m, p| m | 1 << p);
+        let unread_after = after_all(&|e| unread(e, read));
         Some(Footprint {
             foot,
             plain_after,

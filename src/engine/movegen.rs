@@ -599,8 +599,9 @@ impl<const W: usize> Core<W> {
 
     /// A legal move of class `class` (or of any, with `ANY_CLASS`) drawn uniformly:
     /// candidates are counted per piece, one is drawn and decoded, and a duplicate of an
-    /// earlier candidate or one failing `legal if` is set aside and another drawn among
-    /// the rest. Actions (of no class) come after the pieces' candidates.
+    /// earlier candidate is set aside and another drawn among the rest. Under `legal
+    /// if`, the candidates are listed and drawn from the list instead (`draw_listed`).
+    /// Actions (of no class) come after the pieces' candidates.
     fn random_exact(
         &self,
         st: &mut State<W>,
@@ -711,12 +712,12 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// `draw` once candidate `illegal` failed `legal if` (or, with `None`, from the start,
-    /// the origins of `sc.origins` not yet counted): every candidate of class `class`
-    /// listed once (a move that a piece's rules or pieces made from nothing
-    /// repeat kept the first time, as `draw` keeps it), with the actions, and drawn
-    /// uniformly among those not yet judged, each that fails taken out. The moves not
-    /// judged before are drawn uniformly, so the move kept is uniform among the legal.
+    /// A draw among the candidates of class `class` of the pieces of `sc.origins`, once
+    /// `illegal`, if any, failed `legal if`: they are listed once (a move that a piece's
+    /// rules, or pieces made from nothing, repeat kept the first time, as `draw` keeps
+    /// it), with the actions, and drawn uniformly among those not yet judged, each that
+    /// fails taken out. Every draw is uniform among the moves not judged before, so the
+    /// move kept is uniform among the legal ones.
     #[inline(never)]
     fn draw_listed(
         &self,

@@ -31,13 +31,18 @@ pub struct IfGuard<const W: usize> {
     pub whole: bool,
 }
 
+/// The parts of `c` that must all hold: its terms if it is an `and`, else itself.
+pub fn conjuncts(c: &ir::Cond) -> Vec<&ir::Cond> {
+    match c {
+        ir::Cond::And(v) => v.iter().collect(),
+        c => vec![c],
+    }
+}
+
 /// The conjuncts of `c` that read only the position, as one condition, and whether they
 /// are all of it; `None` when none does.
 pub fn position_part(c: &ir::Cond) -> Option<(ir::Cond, bool)> {
-    let parts: Vec<&ir::Cond> = match c {
-        ir::Cond::And(v) => v.iter().collect(),
-        c => vec![c],
-    };
+    let parts = conjuncts(c);
     let on_position: Vec<ir::Cond> = (parts.iter())
         .filter(|c| of_position(c))
         .map(|&c| c.clone())
@@ -66,12 +71,8 @@ pub fn origin_part<const W: usize>(
     x: &ExprCompiler<W>,
     c: &ir::Cond,
 ) -> Option<Vec<OriginAtom<W>>> {
-    let parts: Vec<&ir::Cond> = match c {
-        ir::Cond::And(v) => v.iter().collect(),
-        c => vec![c],
-    };
     let mut atoms = Vec::new();
-    for part in parts {
+    for part in conjuncts(c) {
         if of_position(part) {
             continue;
         }

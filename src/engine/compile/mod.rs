@@ -90,10 +90,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
             } => {
                 // A condition that only tests the target joins the target test: a jump
                 // (`move to from + d * 2 if to is empty`) is then a shift of a batch.
-                let parts: Vec<&Cond> = match cond {
+                let parts = match cond {
                     Cond::True => Vec::new(),
-                    Cond::And(v) => v.iter().collect(),
-                    c => vec![c],
+                    c => super::phase::conjuncts(c),
                 };
                 let on_target: Option<Vec<Test>> = (parts.iter())
                     .map(|c| match c {
