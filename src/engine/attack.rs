@@ -135,18 +135,7 @@ impl<const W: usize> Core<W> {
             }
             for line in &plan.lines {
                 let x = self.first_in(c, line.back, st.occupied);
-                if x == NONE || !theirs.has(x) {
-                    continue;
-                }
-                let t = self.codes.piece[st.board[x as usize] as usize];
-                let reaches = line.slides.iter().any(|&(p, i)| {
-                    p == t
-                        && match &self.reverse[p as usize][i as usize] {
-                            Rev::Slide { to, .. } => to.holds(self, st, &ecx, c),
-                            _ => false,
-                        }
-                });
-                if reaches {
+                if x != NONE && theirs.has(x) && self.slides_reach(st, &ecx, c, line, x) {
                     return true;
                 }
             }
@@ -174,60 +163,76 @@ impl<const W: usize> Core<W> {
 
     /// The cells where a plain move of `me` (its piece leaves its origin and stands on its
     /// target, nothing else changes) could change whether `c` is attacked for `me`, when
-    /// the rules read backwards test the attacked cell alone (see `footprint`). Such a
-    /// move brings no attacker: only taking one, or opening or closing a line, matters.
-    /// So the cells are `c`; the attackers a step or leap reaches it from; on each line,
-    /// the cells up to a first piece that attacks along it, or that first piece alone
-    /// when the piece behind it attacks along it. `None` when a piece whose rules run
-    /// forwards could reach `c` from where it stands: what those rules read is not known.
-    pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<Bits<W>> {
+    /// the rules read backwards test the attacked cell alone (see `footprint`), and
+    /// whether it is attacked now (as `attacked` says, from the same lines and masks).
+    /// Such a move brings no attacker: only taking one, or opening or closing a line,
+    /// matters. So the cells are `c`; the attackers a step or leap reaches it from; on
+    /// each line, the cells up to a first piece that attacks along it, or that first
+    /// piece alone when the piece behind it attacks along it. `None` when a piece whose
+    /// rules run forwards could reach `c` from where it stands: what those rules read is
+    /// not known.
+    pub fn attack_footprint(&self, st: &State<W>, me: u8, c: Cell) -> Option<(Bits<W>, bool)> {
         let mut f = Bits::EMPTY;
         f.insert(c);
+        let mut attacked = false;
         // By masks and bit scans: the cells beyond `c` that way, less those beyond the
-        // first piece, are the cells up to it.
-        let line = |f: &mut Bits<W>, d: u8, attacks: &dyn Fn(Cell) -> bool| {
+        // first piece, are the cells up to it. The first piece met, when it attacks.
+        let line = |f: &mut Bits<W>, d: u8, attacks: &dyn Fn(Cell) -> bool| -> Cell {
             let first = self.first_in(c, d, st.occupied);
             if first == NONE {
-                return;
+                return NONE;
             }
             if attacks(first) {
                 let beyond = |x: Cell| self.geo.ray_mask[x as usize][d as usize & 7];
                 *f = f.or(beyond(c).minus(beyond(first)));
-            } else {
-                let next = self.first_in(first, d, st.occupied);
-                if next != NONE && attacks(next) {
-                    f.insert(first);
-                }
+                return first;
             }
+            let next = self.first_in(first, d, st.occupied);
+            if next != NONE && attacks(next) {
+                f.insert(first);
+            }
+            NONE
         };
         let piece = |x: Cell| self.codes.piece[st.board[x as usize] as usize];
         for enemy in (0..self.players).filter(|&p| p != me) {
-            let ecx = Ctx::new(enemy);
+            let mut ecx = Ctx::new(enemy);
+            ecx.depth = 1;
             let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
             for &(p, i) in &plan.near {
                 let attackers = theirs.and(st.by_type[p as usize]);
-                match &self.reverse[p as usize][i as usize] {
-                    Rev::Leap { leap, .. } => {
+                let r = &self.reverse[p as usize][i as usize];
+                // The attackers a mask finds attack when `c` passes the rule's target test.
+                let (found, to) = match r {
+                    Rev::Leap { leap, to } => {
                         let leap = leap[(enemy as usize).min(leap.len() - 1)] as usize;
-                        f = f.or(self.geo.leap_masks[leap][c as usize].and(attackers));
+                        (self.geo.leap_masks[leap][c as usize].and(attackers), to)
                     }
-                    Rev::Step { back, .. } => {
+                    Rev::Step { back, to, .. } => {
                         let back = &back[(enemy as usize).min(back.len() - 1)];
-                        f = f.or(back[c as usize].and(attackers));
+                        (back[c as usize].and(attackers), to)
                     }
                     Rev::Slide { dirs, .. } => {
                         for &d in dirs {
                             let back = self.geo.opposite[self.dir(&ecx, d) as usize & 7];
                             line(&mut f, back, &|x| attackers.has(x));
                         }
+                        // A slide of limited length looks no further than it goes, as
+                        // `attacked` asks it.
+                        attacked = attacked
+                            || (!attackers.is_empty()
+                                && self.attacks_back(st, &ecx, c, r, attackers));
+                        continue;
                     }
-                }
+                };
+                f = f.or(found);
+                attacked = attacked || (!found.is_empty() && to.holds(self, st, &ecx, c));
             }
             for l in &plan.lines {
-                line(&mut f, l.back, &|x| {
+                let first = line(&mut f, l.back, &|x| {
                     theirs.has(x) && l.slides.iter().any(|&(p, _)| p == piece(x))
                 });
+                attacked = attacked || (first != NONE && self.slides_reach(st, &ecx, c, l, first));
             }
             for &p in &plan.forwards {
                 let reach = self.reach[p as usize][c as usize];
@@ -236,7 +241,21 @@ impl<const W: usize> Core<W> {
                 }
             }
         }
-        Some(f)
+        Some((f, attacked))
+    }
+
+    /// Whether a slide of line `l` of the piece on `x`, the first met from `c` along it,
+    /// reaches `c`: one of its type's slides along the line whose target test `c` passes.
+    #[inline]
+    fn slides_reach(&self, st: &State<W>, ecx: &Ctx, c: Cell, l: &Line, x: Cell) -> bool {
+        let t = self.codes.piece[st.board[x as usize] as usize];
+        l.slides.iter().any(|&(p, i)| {
+            p == t
+                && match &self.reverse[p as usize][i as usize] {
+                    Rev::Slide { to, .. } => to.holds(self, st, ecx, c),
+                    _ => false,
+                }
+        })
     }
 
     /// Gathers each player's `Plan` from the rules read backwards.
@@ -277,7 +296,7 @@ impl<const W: usize> Core<W> {
     }
 
     /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by rule `r`.
-    #[inline]
+    #[inline(always)]
     fn attacks_back(
         &self,
         st: &State<W>,
@@ -525,6 +544,33 @@ mod tests {
         assert!(
             attacked > 500 && quiet > 500,
             "{attacked} attacked, {quiet} not"
+        );
+    }
+
+    /// Finding a cell's attack footprint tells whether it is attacked, as `attacked`
+    /// does, whenever it finds one (no piece whose rules run forwards reaches the cell).
+    #[test]
+    fn the_attack_footprint_knows_what_attacked_says() {
+        let core = Core::<1>::of_text(GAME);
+        let (mut attacked, mut quiet, mut unknown) = (0, 0, 0);
+        for (game, pos) in random_positions(&core, 5, 33) {
+            for me in 0..2 {
+                for c in 0..core.geo.cells {
+                    let want = core.attacked(&pos.st, &Ctx::new(me), c);
+                    match core.attack_footprint(&pos.st, me, c) {
+                        Some((f, got)) => {
+                            assert_eq!(got, want, "game {game}, cell {c}, player {me}");
+                            assert!(f.has(c));
+                            if got { attacked += 1 } else { quiet += 1 }
+                        }
+                        None => unknown += 1,
+                    }
+                }
+            }
+        }
+        assert!(
+            attacked > 500 && quiet > 500 && unknown > 10,
+            "{attacked} attacked, {quiet} not, {unknown} unknown"
         );
     }
 

@@ -11,7 +11,9 @@
 //! first piece of a line with an attacker behind it. Those cells are the condition's
 //! footprint. The condition is evaluated once in the position before the moves, with its
 //! footprint; a plain candidate whose origin and target miss the footprint takes that
-//! value, and the others are played and judged as before.
+//! value, and the others are played and judged as before. Finding the footprint mostly
+//! tells the value too (whether a cell is attacked is seen on the lines and masks looked
+//! at), and then the condition is not evaluated apart.
 //!
 //! Only conditions whose every part reads cell contents, flags and fixed regions from the
 //! mover's point of view have a footprint: `find` of pieces, `first … from … toward`, `is`,
@@ -27,9 +29,14 @@ use super::generate::{Emit, Mode};
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
 use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Program, Stmt, Test};
 
-/// Adds a condition's footprint to the set.
+/// Adds a condition's footprint to the set, and gives the condition's value when finding
+/// the footprint told it (`attacked` is known from the lines looked along), so that it
+/// need not be evaluated again.
 type FootFn<const W: usize> = Box<
-    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) + Send + Sync + std::panic::RefUnwindSafe,
+    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) -> Option<bool>
+        + Send
+        + Sync
+        + std::panic::RefUnwindSafe,
 >;
 
 /// Adds the cells a cell expression reads to the set, and gives its value.
@@ -72,39 +79,50 @@ impl<const W: usize> ExprCompiler<'_, W> {
     /// whether `attacked` has one (`attacks_read_backwards`).
     fn footprint(&self, c: &Cond, attacks: bool) -> Option<FootFn<W>> {
         Some(match c {
-            Cond::True | Cond::False => Box::new(|_, _, _, _| {}),
+            Cond::True => Box::new(|_, _, _, _| Some(true)),
+            Cond::False => Box::new(|_, _, _, _| Some(false)),
             Cond::PlayerEq(a, b) if *a != PlayerRef::Previous && *b != PlayerRef::Previous => {
-                Box::new(|_, _, _, _| {})
+                Box::new(|_, _, _, _| None)
             }
             Cond::Is(e, t) => {
                 let cell = self.foot_cell(e)?;
-                let attacked = match t {
-                    Test::Attacked if attacks => true,
-                    t if local(t) => false,
+                let test = match t {
+                    Test::Attacked if attacks => None,
+                    t if local(t) => Some(self.test(t)),
                     _ => return None,
                 };
                 Box::new(move |core, st, cx, f| {
                     let c = cell(core, st, cx, f);
                     if c == NONE {
-                        return;
+                        return Some(false);
                     }
                     f.insert(c);
-                    if attacked {
-                        *f = match core.attack_footprint(st, cx.me, c) {
-                            Some(a) => f.or(a),
-                            None => core.geo.all,
+                    let Some(t) = &test else {
+                        return match core.attack_footprint(st, cx.me, c) {
+                            Some((a, attacked)) => {
+                                *f = f.or(a);
+                                Some(attacked)
+                            }
+                            None => {
+                                *f = core.geo.all;
+                                None
+                            }
                         };
-                    }
+                    };
+                    Some(t.holds(core, st, cx, c))
                 })
             }
             Cond::CellEq(a, b) => {
                 let (a, b) = (self.foot_cell(a)?, self.foot_cell(b)?);
                 Box::new(move |core, st, cx, f| {
-                    a(core, st, cx, f);
-                    b(core, st, cx, f);
+                    let x = a(core, st, cx, f);
+                    Some(x != NONE && x == b(core, st, cx, f))
                 })
             }
-            Cond::Not(c) => self.footprint(c, attacks)?,
+            Cond::Not(c) => {
+                let c = self.footprint(c, attacks)?;
+                Box::new(move |core, st, cx, f| c(core, st, cx, f).map(|v| !v))
+            }
             Cond::And(v) | Cond::Or(v) => {
                 // Every part, not only those evaluated: after the move another part may
                 // decide.
@@ -112,20 +130,26 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     .iter()
                     .map(|c| self.footprint(c, attacks))
                     .collect::<Option<Vec<_>>>()?;
+                let all = matches!(c, Cond::And(_));
                 Box::new(move |core, st, cx, f| {
+                    let mut value = Joined::new(all);
                     for p in &parts {
-                        p(core, st, cx, f);
+                        value.add(p(core, st, cx, f));
                     }
+                    value.get()
                 })
             }
             Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
                 let (slot, dirs, body) =
                     (*slot as usize, dirs.clone(), self.footprint(body, attacks)?);
+                let all = matches!(c, Cond::Forall { .. });
                 Box::new(move |core, st, cx, f| {
+                    let mut value = Joined::new(all);
                     for &d in &dirs {
                         cx.slots[slot] = core.dir(cx, d) as u16;
-                        body(core, st, cx, f);
+                        value.add(body(core, st, cx, f));
                     }
+                    value.get()
                 })
             }
             Cond::Let { slot, value, body } => {
@@ -133,7 +157,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 let (value, body) = (self.foot_cell(value)?, self.footprint(body, attacks)?);
                 Box::new(move |core, st, cx, f| {
                     cx.slots[slot] = value(core, st, cx, f);
-                    body(core, st, cx, f);
+                    body(core, st, cx, f)
                 })
             }
             _ => return None,
@@ -180,6 +204,42 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             _ => return None,
         })
+    }
+}
+
+/// The value of a conjunction (`all`) or a disjunction from its parts' values, some of
+/// them unknown: one part decides it when it is false in a conjunction, true in a
+/// disjunction; otherwise it is known when every part is.
+struct Joined {
+    all: bool,
+    decided: bool,
+    unknown: bool,
+}
+
+impl Joined {
+    fn new(all: bool) -> Joined {
+        Joined {
+            all,
+            decided: false,
+            unknown: false,
+        }
+    }
+
+    fn add(&mut self, v: Option<bool>) {
+        match v {
+            Some(v) => self.decided |= v != self.all,
+            None => self.unknown = true,
+        }
+    }
+
+    fn get(&self) -> Option<bool> {
+        if self.decided {
+            Some(!self.all)
+        } else if self.unknown {
+            None
+        } else {
+            Some(self.all)
+        }
     }
 }
 
@@ -356,8 +416,8 @@ impl<const W: usize> Core<W> {
         };
         let me = st.s.to_move;
         let mut f = Bits::EMPTY;
-        (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
-        let before = legal(self, st, &mut Ctx::new(me));
+        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
+        let before = known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me)));
         buf.clear();
         let mut batched = 0;
         let mut together = Bits::EMPTY;
@@ -413,8 +473,8 @@ impl<const W: usize> Core<W> {
         };
         let me = st.s.to_move;
         let mut f = Bits::EMPTY;
-        (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
-        let before = legal(self, st, &mut Ctx::new(me));
+        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
+        let before = known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me)));
         out.retain(|m| {
             if fp.misses(m, &f) {
                 before
