@@ -393,22 +393,36 @@ impl<const W: usize> Core<W> {
     /// a slide's direction named twice, counts twice), with none run.
     #[inline]
     fn reached_in(&self, st: &State<W>, cx: &Ctx, rules: &[CStmt<W>], set: Bits<W>) -> u32 {
-        let (me, from) = (cx.me as usize, cx.from as usize);
-        let within = |to: &CTest<W>| set.and(to.set(self, st, cx).expect("a set test"));
         let mut count = 0;
+        self.each_reached(st, cx, rules, |targets| count += targets.and(set).count());
+        count
+    }
+
+    /// Hands `f` the targets of the rules of a piece on `cx.from`, every rule passing
+    /// `reaches_as_set`, as the emitter would give them set by set: a rule's targets
+    /// within its target test, a slide's directions together (rays of distinct
+    /// directions share no cell) and each direction named again apart.
+    #[inline(always)]
+    pub(super) fn each_reached(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        rules: &[CStmt<W>],
+        mut f: impl FnMut(Bits<W>),
+    ) {
+        let (me, from) = (cx.me as usize, cx.from as usize);
+        let within = |to: &CTest<W>| to.set(self, st, cx).expect("a set test");
         for r in rules {
-            count += match r {
+            match r {
                 CStmt::Step {
                     masks: Some(m), to, ..
-                } => m[me.min(m.len() - 1)][from].and(within(to)).count(),
+                } => f(m[me.min(m.len() - 1)][from].and(within(to))),
                 CStmt::Leap { leap, to, .. } => {
                     let leap = leap[me.min(leap.len() - 1)] as usize;
-                    self.geo.leap_masks[leap][from].and(within(to)).count()
+                    f(self.geo.leap_masks[leap][from].and(within(to)))
                 }
                 CStmt::Slide { dirs, to, .. } => {
-                    // Rays of distinct directions share no cell: one count for them all,
-                    // and one more for each direction named again.
-                    let (mut reached, mut again, mut seen) = (Bits::EMPTY, 0, 0u8);
+                    let (mut reached, mut seen) = (Bits::EMPTY, 0u8);
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
                         let ray = self.ray_to_first(from, d, st.occupied);
@@ -416,15 +430,14 @@ impl<const W: usize> Core<W> {
                             seen |= 1 << d;
                             reached = reached.or(ray);
                         } else {
-                            again += ray.and(within(to)).count();
+                            f(ray.and(within(to)));
                         }
                     }
-                    reached.and(within(to)).count() + again
+                    f(reached.and(within(to)))
                 }
                 _ => unreachable!("a rule that reaches_as_set"),
-            };
+            }
         }
-        count
     }
 
     /// Tabulates where the steps of attack rules read backwards come from.

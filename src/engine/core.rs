@@ -238,6 +238,10 @@ pub struct Core<const W: usize> {
     /// Per piece type: whether its attack rules' targets are sets (`Core::reaches_as_set`),
     /// so that `count attacks` counts them with no emitter.
     pub attacks_as_sets: Vec<bool>,
+    /// Piece types, a bit each, whose move rules' targets are sets (`reaches_as_set`)
+    /// with no effect block: counting under `legal if` takes their targets as sets with
+    /// no emitter (`Core::count_judged`).
+    pub moves_as_sets: u32,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules
     /// are plain steps, slides and leaps.
     pub reverse: Vec<Vec<super::attack::Rev<W>>>,
@@ -498,6 +502,7 @@ impl<const W: usize> Core<W> {
             moves,
             attacks,
             attacks_as_sets: Vec::new(),
+            moves_as_sets: 0,
             reverse,
             attack_rest,
             attack_plans: Vec::new(),
@@ -586,6 +591,14 @@ impl<const W: usize> Core<W> {
         core.attacks_as_sets = (core.attacks.iter())
             .map(|rules| rules.iter().all(|r| core.reaches_as_set(r)))
             .collect();
+        let plain_set = |r: &CStmt<W>| {
+            core.reaches_as_set(r)
+                && matches!(r, CStmt::Step { then, .. } | CStmt::Leap { then, .. }
+                    | CStmt::Slide { then, .. } if *then == NONE)
+        };
+        core.moves_as_sets = (core.moves.iter().enumerate())
+            .filter(|(_, rules)| rules.iter().all(plain_set))
+            .fold(0, |m, (p, _)| m | 1 << p);
         core.placed = core
             .moves
             .iter()
