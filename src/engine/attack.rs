@@ -88,16 +88,35 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> (Vec<Rev<
 }
 
 /// How `attacked` looks for one player's attackers, gathered once per game from the
-/// rules read backwards: first the rules a mask answers (steps, leaps, slides of limited
-/// length), then one scan per line from the attacked cell for every type sliding along
-/// it to the edge, then the pieces whose rules run forwards.
-#[derive(Default)]
-pub struct Plan {
-    /// (piece type, index into its reversed rules) of the rules a mask answers.
+/// rules read backwards: first the rules a mask answers (steps and leaps, then slides of
+/// limited length), then one scan per line from the attacked cell for every type sliding
+/// along it to the edge, then the pieces whose rules run forwards.
+pub struct Plan<const W: usize> {
+    /// The steps and leaps, each with its table of where it comes from, so that asking
+    /// one is a lookup and an intersection, whatever its kind.
+    masks: Vec<NearMask<W>>,
+    /// (piece type, index into its reversed rules) of the slides of limited length.
     near: Vec<(u8, u16)>,
     lines: Vec<Line>,
     /// Piece types with rules run forwards (`Core::attack_rest`).
     forwards: Vec<u8>,
+}
+
+/// A step or leap read backwards, for one attacking player: per cell, the cells its
+/// attackers reach that cell from.
+struct NearMask<const W: usize> {
+    piece: u8,
+    rule: u16,
+    from: Vec<Bits<W>>,
+}
+
+impl<const W: usize> NearMask<W> {
+    /// The rule's target test.
+    fn to<'a>(&self, core: &'a Core<W>) -> &'a CTest<W> {
+        match &core.reverse[self.piece as usize][self.rule as usize] {
+            Rev::Step { to, .. } | Rev::Slide { to, .. } | Rev::Leap { to, .. } => to,
+        }
+    }
 }
 
 /// A direction looked along from the attacked cell, and the slides (piece type, rule)
@@ -119,6 +138,13 @@ impl<const W: usize> Core<W> {
             ecx.depth = cx.depth + 1;
             let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
+            for m in &plan.masks {
+                let attackers = theirs.and(st.by_type[m.piece as usize]);
+                if m.from[c as usize].intersects(&attackers) && m.to(self).holds(self, st, &ecx, c)
+                {
+                    return true;
+                }
+            }
             for &(p, i) in &plan.near {
                 let attackers = theirs.and(st.by_type[p as usize]);
                 if !attackers.is_empty()
@@ -199,34 +225,26 @@ impl<const W: usize> Core<W> {
             ecx.depth = 1;
             let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
+            for m in &plan.masks {
+                // The attackers a mask finds attack when `c` passes the rule's target test.
+                let found = m.from[c as usize].and(theirs.and(st.by_type[m.piece as usize]));
+                f = f.or(found);
+                attacked = attacked || (!found.is_empty() && m.to(self).holds(self, st, &ecx, c));
+            }
             for &(p, i) in &plan.near {
                 let attackers = theirs.and(st.by_type[p as usize]);
                 let r = &self.reverse[p as usize][i as usize];
-                // The attackers a mask finds attack when `c` passes the rule's target test.
-                let (found, to) = match r {
-                    Rev::Leap { leap, to } => {
-                        let leap = leap[(enemy as usize).min(leap.len() - 1)] as usize;
-                        (self.geo.leap_masks[leap][c as usize].and(attackers), to)
-                    }
-                    Rev::Step { back, to, .. } => {
-                        let back = &back[(enemy as usize).min(back.len() - 1)];
-                        (back[c as usize].and(attackers), to)
-                    }
-                    Rev::Slide { dirs, .. } => {
-                        for &d in dirs {
-                            let back = self.geo.opposite[self.dir(&ecx, d) as usize & 7];
-                            line(&mut f, back, &|x| attackers.has(x));
-                        }
-                        // A slide of limited length looks no further than it goes, as
-                        // `attacked` asks it.
-                        attacked = attacked
-                            || (!attackers.is_empty()
-                                && self.attacks_back(st, &ecx, c, r, attackers));
-                        continue;
-                    }
+                let Rev::Slide { dirs, .. } = r else {
+                    unreachable!("the near rules of a plan are slides")
                 };
-                f = f.or(found);
-                attacked = attacked || (!found.is_empty() && to.holds(self, st, &ecx, c));
+                for &d in dirs {
+                    let back = self.geo.opposite[self.dir(&ecx, d) as usize & 7];
+                    line(&mut f, back, &|x| attackers.has(x));
+                }
+                // A slide of limited length looks no further than it goes, as `attacked`
+                // asks it.
+                attacked = attacked
+                    || (!attackers.is_empty() && self.attacks_back(st, &ecx, c, r, attackers));
             }
             for l in &plan.lines {
                 let first = line(&mut f, l.back, &|x| {
@@ -263,15 +281,35 @@ impl<const W: usize> Core<W> {
         self.attack_plans = (0..self.players).map(|me| self.plan(me)).collect();
     }
 
-    fn plan(&self, me: u8) -> Plan {
+    fn plan(&self, me: u8) -> Plan<W> {
         let cx = Ctx::new(me);
-        let mut plan = Plan::default();
+        let mut plan = Plan {
+            masks: Vec::new(),
+            near: Vec::new(),
+            lines: Vec::new(),
+            forwards: Vec::new(),
+        };
+        let me = me as usize;
         for (p, rules) in self.reverse.iter().enumerate() {
             for (i, r) in rules.iter().enumerate() {
                 let rule = (p as u8, i as u16);
-                let Rev::Slide { dirs, max, .. } = r else {
-                    plan.near.push(rule);
+                let from = match r {
+                    Rev::Leap { leap, .. } => {
+                        Some(&self.geo.leap_masks[leap[me.min(leap.len() - 1)] as usize])
+                    }
+                    Rev::Step { back, .. } => Some(&back[me.min(back.len() - 1)]),
+                    Rev::Slide { .. } => None,
+                };
+                if let Some(from) = from {
+                    plan.masks.push(NearMask {
+                        piece: p as u8,
+                        rule: i as u16,
+                        from: from.clone(),
+                    });
                     continue;
+                }
+                let Rev::Slide { dirs, max, .. } = r else {
+                    unreachable!("steps and leaps are masks")
                 };
                 if (*max as usize) < self.geo.longest_ray {
                     plan.near.push(rule);

@@ -248,7 +248,7 @@ pub struct Core<const W: usize> {
     /// Per piece type: the attack rules not read backwards, run forwards.
     pub attack_rest: Vec<Vec<CStmt<W>>>,
     /// Per player: how `attacked` looks for that player's attackers.
-    pub attack_plans: Vec<super::attack::Plan>,
+    pub attack_plans: Vec<super::attack::Plan<W>>,
     /// Per piece type and cell: every origin from which its forward attack rules
     /// (`attack_rest`) could ever reach the cell.
     pub reach: Vec<Vec<Bits<W>>>,
