@@ -247,6 +247,14 @@ impl<const W: usize> Core<W> {
                     || (!attackers.is_empty() && self.attacks_back(st, &ecx, c, r, attackers));
             }
             for l in &plan.lines {
+                // No piece that slides along the line stands on it: nothing it holds
+                // attacks `c`, nor would once opened.
+                let sliders = (l.slides.iter())
+                    .fold(Bits::EMPTY, |s, &(p, _)| s.or(st.by_type[p as usize]))
+                    .and(theirs);
+                if !self.geo.ray_mask[c as usize][l.back as usize & 7].intersects(&sliders) {
+                    continue;
+                }
                 let first = line(&mut f, l.back, &|x| {
                     theirs.has(x) && l.slides.iter().any(|&(p, _)| p == piece(x))
                 });
