@@ -38,6 +38,8 @@ pub struct Shift<const W: usize> {
     has: Bits<W>,
     /// A slide (on to the first occupied cell), or a single step.
     slide: bool,
+    /// The direction back to a target's origin (a slide's is the first piece that way).
+    back: u8,
 }
 
 /// No `inner` statement, no guard, or no filter.
@@ -207,6 +209,7 @@ impl<const W: usize> Core<W> {
                             delta,
                             has,
                             slide,
+                            back: self.geo.opposite[d],
                         });
                     }
                 }
@@ -455,14 +458,17 @@ impl<const W: usize> Core<W> {
     /// The move of a shift of type `piece` landing on `to`, one of its targets.
     #[inline(always)]
     fn shift_move(&self, st: &State<W>, piece: u8, sh: &Shift<W>, to: Cell) -> Move {
-        let mut from = to as i32 - sh.delta;
-        while sh.slide && !st.occupied.has(from as Cell) {
-            from -= sh.delta;
-        }
+        // A slide crossed only empty cells: its origin is the first piece back along its
+        // line, found by a bit scan rather than a walk of unknown length.
+        let from = if sh.slide {
+            self.first_in(to, sh.back, st.occupied)
+        } else {
+            (to as i32 - sh.delta) as Cell
+        };
         Move {
             kind: MoveKind::Normal,
             piece,
-            from: from as Cell,
+            from,
             to,
             effect: sh.then,
             ..Move::PASS
