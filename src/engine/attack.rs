@@ -148,7 +148,7 @@ impl<const W: usize> Core<W> {
             for &(p, i) in &plan.near {
                 let attackers = theirs.and(st.by_type[p as usize]);
                 if !attackers.is_empty()
-                    && self.attacks_back(
+                    && self.limited_slide_reaches(
                         st,
                         &ecx,
                         c,
@@ -244,7 +244,8 @@ impl<const W: usize> Core<W> {
                 // A slide of limited length looks no further than it goes, as `attacked`
                 // asks it.
                 attacked = attacked
-                    || (!attackers.is_empty() && self.attacks_back(st, &ecx, c, r, attackers));
+                    || (!attackers.is_empty()
+                        && self.limited_slide_reaches(st, &ecx, c, r, attackers));
             }
             for l in &plan.lines {
                 // No piece that slides along the line stands on it: nothing it holds
@@ -341,9 +342,10 @@ impl<const W: usize> Core<W> {
         plan
     }
 
-    /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by rule `r`.
+    /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by slide `r`, of
+    /// limited length (a plan's `near` slides; those to the edge are its lines).
     #[inline(always)]
-    fn attacks_back(
+    fn limited_slide_reaches(
         &self,
         st: &State<W>,
         ecx: &Ctx,
@@ -351,28 +353,16 @@ impl<const W: usize> Core<W> {
         r: &Rev<W>,
         attackers: Bits<W>,
     ) -> bool {
-        match r {
-            Rev::Leap { leap, to } => {
-                let leap = leap[(ecx.me as usize).min(leap.len() - 1)] as usize;
-                self.geo.leap_masks[leap][c as usize].intersects(&attackers)
-                    && to.holds(self, st, ecx, c)
-            }
-            Rev::Step { back, to, .. } => {
-                back[(ecx.me as usize).min(back.len() - 1)][c as usize].intersects(&attackers)
-                    && to.holds(self, st, ecx, c)
-            }
-            Rev::Slide { dirs, max, to } => {
-                dirs.iter().any(|&d| {
-                    let back = self.geo.opposite[self.dir(ecx, d) as usize & 7];
-                    let x = self.first_in(c, back, st.occupied);
-                    x != NONE
-                        && attackers.has(x)
-                        && (*max as usize >= self.geo.longest_ray
-                            || self.geo.board.ray(c, back).iter().position(|&y| y == x)
-                                < Some(*max as usize))
-                }) && to.holds(self, st, ecx, c)
-            }
-        }
+        let Rev::Slide { dirs, max, to } = r else {
+            unreachable!("the near rules of a plan are slides")
+        };
+        dirs.iter().any(|&d| {
+            let back = self.geo.opposite[self.dir(ecx, d) as usize & 7];
+            let x = self.first_in(c, back, st.occupied);
+            x != NONE
+                && attackers.has(x)
+                && self.geo.board.ray(c, back).iter().position(|&y| y == x) < Some(*max as usize)
+        }) && to.holds(self, st, ecx, c)
     }
 
     /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
@@ -468,7 +458,7 @@ impl<const W: usize> Core<W> {
                     f(self.geo.leap_masks[leap][from].and(within(to)))
                 }
                 CStmt::Slide { dirs, to, .. } => {
-                    let (mut reached, mut seen) = (Bits::EMPTY, 0u8);
+                    let (mut reached, mut seen, set) = (Bits::EMPTY, 0u8, within(to));
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
                         let ray = self.ray_to_first(from, d, st.occupied);
@@ -476,10 +466,10 @@ impl<const W: usize> Core<W> {
                             seen |= 1 << d;
                             reached = reached.or(ray);
                         } else {
-                            f(ray.and(within(to)));
+                            f(ray.and(set));
                         }
                     }
-                    f(reached.and(within(to)))
+                    f(reached.and(set))
                 }
                 _ => unreachable!("a rule that reaches_as_set"),
             }

@@ -442,30 +442,20 @@ impl<const W: usize> Core<W> {
         let others = st.by_owner[me as usize].minus(together);
         self.origins_among(st, others, |from, piece| {
             let plain = fp.plain_after >> piece & 1 != 0;
-            if plain && self.moves_as_sets >> piece & 1 != 0 && from != NONE {
-                // Its targets as sets, as `Judge` mode takes them, with no rule run: off
-                // the footprint they are counted, on it (or all, from a cell on it) they
-                // are listed to be judged.
-                let mut cx = Ctx::new(me);
-                cx.from = from;
-                let on = if f.has(from) { self.geo.all } else { f };
-                self.each_reached(st, &cx, &self.moves[piece as usize], |targets| {
-                    e.count += targets.minus(on).count();
-                    for to in targets.and(on).iter() {
-                        e.out.push(Move {
-                            kind: MoveKind::Normal,
-                            piece,
-                            from,
-                            to,
-                            ..Move::PASS
-                        });
-                    }
-                });
-                return;
-            }
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
             e.mode = if plain { Mode::Judge(f) } else { Mode::Collect };
+            if plain && self.moves_as_sets >> piece & 1 != 0 && from != NONE {
+                // Its targets as sets, handed to the emitter as its rules would hand
+                // them, with no rule run.
+                let mut cx = Ctx::new(me);
+                cx.from = from;
+                e.piece = piece;
+                self.each_reached(st, &cx, &self.moves[piece as usize], |targets| {
+                    e.many(&cx, targets, NONE);
+                });
+                return;
+            }
             self.run(st, from, piece, &mut e);
         });
         let mut count = if before { e.count } else { 0 };
