@@ -415,9 +415,7 @@ impl<const W: usize> Core<W> {
             return buf.len() as u32;
         };
         let me = st.s.to_move;
-        let mut f = Bits::EMPTY;
-        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
-        let before = known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me)));
+        let (f, before) = self.foot_and_value(st, fp, legal);
         buf.clear();
         let mut batched = 0;
         let mut together = Bits::EMPTY;
@@ -469,6 +467,23 @@ impl<const W: usize> Core<W> {
         count
     }
 
+    /// The footprint of `legal if` in this position and the condition's value, from
+    /// finding the footprint when that tells it.
+    fn foot_and_value(
+        &self,
+        st: &State<W>,
+        fp: &Footprint<W>,
+        legal: &super::evaluate::CondFn<W>,
+    ) -> (Bits<W>, bool) {
+        let me = st.s.to_move;
+        let mut f = Bits::EMPTY;
+        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
+        (
+            f,
+            known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me))),
+        )
+    }
+
     /// Keeps the candidates that pass `legal if`: those whose writes miss the condition's
     /// footprint take its value before the move; the others are played and judged.
     pub(super) fn retain_legal(&self, st: &mut State<W>, out: &mut Vec<Move>) {
@@ -479,10 +494,7 @@ impl<const W: usize> Core<W> {
             out.retain(|m| self.is_legal(st, m));
             return;
         };
-        let me = st.s.to_move;
-        let mut f = Bits::EMPTY;
-        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
-        let before = known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me)));
+        let (f, before) = self.foot_and_value(st, fp, legal);
         out.retain(|m| {
             if fp.misses(m, &f) {
                 before
