@@ -106,7 +106,7 @@ fn random_moves_are_uniform_over_pieces_made_by_several_pieces_and_actions() {
 fn random_moves_are_uniform_over_placements_drawn_from_their_set() {
     // A lone placement is drawn from its set of cells: Othello's with a condition given
     // as a set (the flips), Connect Four's on the lowest empty cells, tic-tac-toe's
-    // anywhere empty.
+    // anywhere empty (these two read from the empty cells, not through the test).
     uniform(&example("othello"), "");
     uniform(&example("othello"), "D@d3 D@c3");
     uniform(&example("connect4"), "D@d1 D@d2 D@d3");

@@ -5,7 +5,7 @@
 
 use super::apply::CEffect;
 use super::bits::Bits;
-use super::compile::test::TestEnv;
+use super::compile::test::{CTest, TestEnv};
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
 use super::footprint::Footprint;
 use super::generate::CStmt;
@@ -265,6 +265,11 @@ pub struct Core<const W: usize> {
     /// Per piece type: whether its rules are placements given as sets, perhaps under an
     /// `if` on the position (`Core::placements_only`), so that they are counted as sets.
     pub counted_placed: Vec<bool>,
+    /// When the game's one piece type is placed by a lone `place on empty` (within some
+    /// cells, under a condition or not): per player, those cells; else empty. A draw
+    /// reads them with no branch on the test's form (its set, a two-word value on the
+    /// stack after a jump table, was a tenth of Hex's playouts).
+    pub placed_on_empty: Vec<Bits<W>>,
     /// Per piece type that is `counted_placed`: the first such type whose rules are the
     /// same statements (`moves Rook, Bishop, Knight { place on empty }`), which has the
     /// same cells to be placed on: counted once for them all.
@@ -512,6 +517,7 @@ impl<const W: usize> Core<W> {
             placed: Vec::new(),
             any_placed: false,
             counted_placed: Vec::new(),
+            placed_on_empty: Vec::new(),
             placed_like: Vec::new(),
             placed_set_like: Vec::new(),
             batch: Vec::new(),
@@ -610,6 +616,20 @@ impl<const W: usize> Core<W> {
             .map(|rules| Self::placements_only(rules, true))
             .collect();
         core.any_placed = core.placed.contains(&true);
+        if let [rules] = &core.moves[..]
+            && let [
+                CStmt::Place {
+                    on: CTest::Table(t),
+                    ..
+                },
+            ] = &rules[..]
+            && core.counted_placed[0]
+        {
+            let within: Option<Vec<Bits<W>>> = (0..core.players)
+                .map(|p| t.empty_within(p).map(|w| w.and(core.geo.all)))
+                .collect();
+            core.placed_on_empty = within.unwrap_or_default();
+        }
         let rules = &core.program.game.moves;
         core.placed_like = (0..rules.len())
             .map(|p| {

@@ -668,7 +668,7 @@ impl<const W: usize> Core<W> {
 
     /// The targets among `targets` where a statement's condition holds, given as a set.
     #[inline(always)]
-    fn only_where(
+    pub(super) fn only_where(
         &self,
         st: &State<W>,
         cx: &mut Ctx,

@@ -57,6 +57,15 @@ impl<const W: usize> Core<W> {
             // with no table of types to fill.
             let (cells, then) = if st.hand[me as usize][0] == 0 {
                 (Bits::EMPTY, NONE)
+            } else if let Some(within) = self.placed_on_empty.get(me as usize) {
+                let [CStmt::Place { cond_set, then, .. }] = &self.moves[0][..] else {
+                    unreachable!("a lone placement")
+                };
+                let cells = within.minus(st.occupied);
+                (
+                    self.only_where(st, &mut Ctx::new(me), cells, cond_set),
+                    *then,
+                )
             } else if !self.counted_placed[0] {
                 return Drawn::Undecided;
             } else {

@@ -144,6 +144,15 @@ impl<const W: usize> CTest<W> {
 }
 
 impl<const W: usize> Table<W> {
+    /// The cells the test is limited to when it is `empty` (within them) from `me`'s
+    /// point of view, else `None`.
+    pub fn empty_within(&self, me: u8) -> Option<Bits<W>> {
+        match self.quick[me as usize] {
+            (Quick::Empty, within) => Some(within),
+            _ => None,
+        }
+    }
+
     #[inline(always)]
     pub fn holds(&self, me: u8, c: Cell, code: u8) -> bool {
         self.rows[me as usize * self.codes + code as usize].has(c)
