@@ -53,28 +53,7 @@ impl<const W: usize> Core<W> {
     pub fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
         let me = st.s.to_move;
         if self.moves.len() == 1 {
-            // One piece type (tic-tac-toe, Connect Four, Hex): its cells are the slots,
-            // with no table of types to fill.
-            let (cells, then) = if st.hand[me as usize][0] == 0 {
-                (Bits::EMPTY, NONE)
-            } else if let Some(within) = self.placed_on_empty.get(me as usize) {
-                let [CStmt::Place { cond_set, then, .. }] = &self.moves[0][..] else {
-                    unreachable!("a lone placement")
-                };
-                let cells = within.minus(st.occupied);
-                (
-                    self.only_where(st, &mut Ctx::new(me), cells, cond_set),
-                    *then,
-                )
-            } else if !self.counted_placed[0] {
-                return Drawn::Undecided;
-            } else {
-                self.placements(st, &mut Ctx::new(me), &self.moves[0])
-            };
-            let cells = cells.ranked();
-            return self.slot_or_action(st, rng, cells.count(), |k| {
-                Drawn::Place(0, cells.nth_within(k), then)
-            });
+            return self.random_placed_one(st, rng);
         }
         let mut cx = Ctx::new(me);
         // Each set built, with its count, for the types placed alike (`built`, a bit
@@ -111,6 +90,35 @@ impl<const W: usize> Core<W> {
                 k -= count;
             }
             unreachable!("the slot is below the placements' total");
+        })
+    }
+
+    /// `random_placed` when the game has one piece type (tic-tac-toe, Connect Four,
+    /// Hex): its cells are the slots, with no table of types to fill.
+    #[inline(always)]
+    fn random_placed_one(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
+        let me = st.s.to_move;
+        // One piece type (tic-tac-toe, Connect Four, Hex): its cells are the slots,
+        // with no table of types to fill.
+        let (cells, then) = if st.hand[me as usize][0] == 0 {
+            (Bits::EMPTY, NONE)
+        } else if let Some(within) = self.placed_on_empty.get(me as usize) {
+            let [CStmt::Place { cond_set, then, .. }] = &self.moves[0][..] else {
+                unreachable!("a lone placement")
+            };
+            let cells = within.minus(st.occupied);
+            (
+                self.only_where(st, &mut Ctx::new(me), cells, cond_set),
+                *then,
+            )
+        } else if !self.counted_placed[0] {
+            return Drawn::Undecided;
+        } else {
+            self.placements(st, &mut Ctx::new(me), &self.moves[0])
+        };
+        let cells = cells.ranked();
+        self.slot_or_action(st, rng, cells.count(), |k| {
+            Drawn::Place(0, cells.nth_within(k), then)
         })
     }
 
@@ -219,9 +227,30 @@ impl<const W: usize> Core<W> {
         max_plies: u64,
         sc: &mut Scratch,
     ) -> (Ending, u64) {
+        // Apart for one piece type, whose loop holds its draw (inline, with no table of
+        // types in the frame: a call and that frame were a tenth of a small game's ply).
+        if self.moves.len() == 1 {
+            return self.playout_placed_in::<true>(pos, rng, max_plies, sc);
+        }
+        self.playout_placed_in::<false>(pos, rng, max_plies, sc)
+    }
+
+    #[inline(always)]
+    fn playout_placed_in<const ONE: bool>(
+        &self,
+        pos: &mut Pos<W>,
+        rng: &mut Rng,
+        max_plies: u64,
+        sc: &mut Scratch,
+    ) -> (Ending, u64) {
         let mut plies = 0;
         loop {
-            let m = match self.random_placed(&pos.st, rng) {
+            let drawn = if ONE {
+                self.random_placed_one(&pos.st, rng)
+            } else {
+                self.random_placed(&pos.st, rng)
+            };
+            let m = match drawn {
                 Drawn::Place(piece, to, NONE) if self.after_pieces >> piece & 1 == 0 => {
                     // No history is kept (no rule reads repetitions): the position has
                     // occurred once, as `pos.repetitions()` says.
