@@ -254,7 +254,7 @@ impl<const W: usize> Core<W> {
                 Drawn::Place(piece, to, NONE) if self.after_pieces >> piece & 1 == 0 => {
                     // No history is kept (no rule reads repetitions): the position has
                     // occurred once, as `pos.repetitions()` says.
-                    if let Some(e) = self.stops(pos, false, plies, max_plies) {
+                    if let Some(e) = self.stops::<true>(pos, false, plies, max_plies) {
                         return (e, plies);
                     }
                     self.move_bare(&mut pos.st, piece, NONE, to);
@@ -264,7 +264,7 @@ impl<const W: usize> Core<W> {
                 Drawn::Undecided => self.random_legal(&mut pos.st, rng, sc),
                 drawn => self.drawn_move(drawn),
             };
-            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
+            if let Some(e) = self.stops::<true>(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
             self.play(pos, &m.unwrap_or(Move::PASS));

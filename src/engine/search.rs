@@ -200,7 +200,7 @@ impl<const W: usize> Core<W> {
         let mut plies = 0;
         loop {
             let m = self.random_legal(&mut pos.st, rng, sc);
-            if let Some(e) = self.stops(pos, m.is_none(), plies, max_plies) {
+            if let Some(e) = self.stops::<false>(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
             match m {
@@ -215,17 +215,22 @@ impl<const W: usize> Core<W> {
         }
     }
 
-    /// How a playout stops before its next move, if it does: the end rules, then
-    /// `max_plies`, then a runaway turn.
+    /// How a playout stops before its next move, if it does: the end rules (with
+    /// `INLINE`, by `decide_inline`), then `max_plies`, then a runaway turn.
     #[inline(always)]
-    pub fn stops(
+    pub fn stops<const INLINE: bool>(
         &self,
         pos: &Pos<W>,
         no_moves: bool,
         plies: u64,
         max_plies: u64,
     ) -> Option<Ending> {
-        if let Some(o) = self.decide(&pos.st, no_moves, pos.repetitions()) {
+        let decided = if INLINE {
+            self.decide_inline(&pos.st, no_moves, pos.repetitions())
+        } else {
+            self.decide(&pos.st, no_moves, pos.repetitions())
+        };
+        if let Some(o) = decided {
             return Some(Ending::Over(o));
         }
         if plies >= max_plies {
