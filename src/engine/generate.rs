@@ -790,7 +790,8 @@ impl<const W: usize> Core<W> {
 #[derive(Default)]
 struct ChainScratch {
     stack: Vec<Move>,
-    state: Option<Box<dyn std::any::Any>>,
+    /// The scratch state, and the game (`Core::id`) it is a state of.
+    state: Option<(u64, Box<dyn std::any::Any>)>,
 }
 
 thread_local! {
@@ -803,19 +804,31 @@ impl ChainScratch {
         CHAIN_SCRATCH.with_borrow_mut(|k| k.take().unwrap_or_default())
     }
 
-    /// The scratch state kept in `slot`, made a copy of `st`.
+    /// The scratch state kept in `slot`, made a copy of `st`, a state of `core`'s game.
+    /// A kept state of the same game is copied over in the parts the game uses (a whole
+    /// state, with its undo log, was a tenth of a draughts game's playouts).
     fn state<'a, const W: usize>(
-        slot: &'a mut Option<Box<dyn std::any::Any>>,
+        slot: &'a mut Option<(u64, Box<dyn std::any::Any>)>,
+        core: &Core<W>,
         st: &State<W>,
     ) -> &'a mut State<W> {
-        let fresh = match slot.take().map(|b| b.downcast::<State<W>>()) {
-            Some(Ok(mut s)) => {
-                State::clone_from(&mut *s, st);
-                s
-            }
+        let fresh = match slot.take() {
+            Some((id, kept)) if id == core.id => match kept.downcast::<State<W>>() {
+                Ok(mut s) => {
+                    s.scratch_from(
+                        st,
+                        core.geo.cells as usize,
+                        core.moves.len(),
+                        core.players as usize,
+                    );
+                    s
+                }
+                Err(_) => Box::new(st.clone()),
+            },
             _ => Box::new(st.clone()),
         };
-        slot.insert(fresh).downcast_mut().expect("just put")
+        let (_, kept) = slot.insert((core.id, fresh));
+        kept.downcast_mut().expect("just put")
     }
 
     fn give_back(mut self) {
@@ -842,7 +855,7 @@ impl<const W: usize> Core<W> {
         let stack = &mut kept.stack;
         self.hops(st, &origin, cx.from, id, e.piece, stack);
         let stop = !stack.is_empty() && {
-            let scratch = ChainScratch::state(&mut kept.state, st);
+            let scratch = ChainScratch::state(&mut kept.state, self, st);
             let mut path = Path::default();
             self.chain(scratch, &origin, &mut kept.stack, 0, id, &mut path, e)
         };

@@ -177,6 +177,19 @@ impl<const W: usize> State<W> {
     /// piece types and `players` players can change: this state must be a copy of `o`,
     /// since changed (a playout's position, reset for the next playout).
     pub fn reset_from(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
+        self.copy_position(o, cells, pieces, players);
+        self.log.clone_from(&o.log);
+    }
+
+    /// `reset_from` with an empty undo log: a scratch copy whose changes are undone
+    /// from where it starts (a chain of hops explored on it).
+    pub fn scratch_from(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
+        self.copy_position(o, cells, pieces, players);
+        self.log.clear();
+    }
+
+    #[inline(always)]
+    fn copy_position(&mut self, o: &Self, cells: usize, pieces: usize, players: usize) {
         self.board[..cells].copy_from_slice(&o.board[..cells]);
         self.by_owner = o.by_owner;
         self.by_type[..pieces].copy_from_slice(&o.by_type[..pieces]);
@@ -187,7 +200,6 @@ impl<const W: usize> State<W> {
             self.counters[p] = o.counters[p];
         }
         self.s = o.s;
-        self.log.clone_from(&o.log);
         debug_assert!(
             self == o
                 && self.by_owner == o.by_owner
