@@ -10,7 +10,7 @@ use super::compile::test::{CTest, TestEnv};
 use super::core::Core;
 use super::lines::LineCount;
 use super::state::{Cell, MAX_PLAYERS, NO_CHOICE, NO_CLASS, NONE, State};
-use crate::ir::{CellExpr, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef, Test};
+use crate::ir::{CellExpr, CmpOp, Cond, DirRef, IntExpr, MAX_SLOTS, PlayerRef, Test};
 
 /// Evaluation context: the point of view and the variables of the rule being run.
 #[derive(Clone, Copy, Debug)]
@@ -415,13 +415,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 {
                     let (l, op, k) = (self.line_count(test, through, *n, *exact), *op, *k);
                     if l.reads_only_me() {
-                        return Box::new(move |core, st, cx| {
-                            let me = cx.me;
-                            cx.me = core.player(st, cx, p);
-                            let holds = op.holds(l.count(core, st, cx), k);
-                            cx.me = me;
-                            holds
-                        });
+                        // `previous` read as it is, with no match on the player at every
+                        // move (3% of tic-tac-toe's instructions).
+                        return match p {
+                            PlayerRef::Previous => lines_as(l, op, k, |_, st, _| st.s.previous),
+                            p => lines_as(l, op, k, move |core, st, cx| core.player(st, cx, p)),
+                        };
                     }
                 }
                 let body = self.cond(body);
@@ -878,6 +877,23 @@ impl Base {
             Base::Const(c) => c,
         }
     }
+}
+
+/// `as PLAYER: count lines … OP K`, with the player given by `who`: the line count reads
+/// only the point of view, switched in place rather than the context copied.
+fn lines_as<const W: usize>(
+    l: LineCount<W>,
+    op: CmpOp,
+    k: i64,
+    who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8 + Send + Sync + std::panic::RefUnwindSafe + 'static,
+) -> CondFn<W> {
+    Box::new(move |core, st, cx| {
+        let me = cx.me;
+        cx.me = who(core, st, cx);
+        let holds = op.holds(l.count(core, st, cx), k);
+        cx.me = me;
+        holds
+    })
 }
 
 impl<const W: usize> Core<W> {
