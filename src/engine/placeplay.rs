@@ -98,8 +98,6 @@ impl<const W: usize> Core<W> {
     #[inline(always)]
     fn random_placed_one(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
         let me = st.s.to_move;
-        // One piece type (tic-tac-toe, Connect Four, Hex): its cells are the slots,
-        // with no table of types to fill.
         let (cells, then) = if st.hand[me as usize][0] == 0 {
             (Bits::EMPTY, NONE)
         } else if let Some(within) = self.placed_on_empty.get(me as usize) {
