@@ -111,6 +111,22 @@ fn random_moves_are_uniform_over_placements_drawn_from_their_set() {
     uniform(&example("othello"), "D@d3 D@c3");
     uniform(&example("connect4"), "D@d1 D@d2 D@d3");
     uniform(&example("tictactoe"), "X@b2 X@a1");
+    // One type placed on empty cells within cells that differ per player (the draw reads
+    // each player's cells, not the whole board).
+    let homes = load(
+        "game \"Homes\" { }\n\
+         players { white black }\n\
+         board 4 x 4\n\
+         piece Stone letter S\n\
+         hand {\n white Stone 6\n black Stone 6\n}\n\
+         region home {\n white: rank 1 | rank 2\n black: rank 3 | rank 4\n}\n\
+         region margin = file a\n\
+         moves Stone { place on empty and in home and not in margin }\n\
+         end { when no moves: draw }\n",
+    );
+    uniform(&homes, "");
+    uniform(&homes, "S@b1 S@c4");
+    uniform(&homes, "S@b1 S@c4 S@d2");
     // Several types in hand, each placed on its own set, and an action that is legal
     // only on some plies (drawn as one more slot, set aside when it is not).
     let kinds = load(
