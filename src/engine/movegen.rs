@@ -501,12 +501,17 @@ impl<const W: usize> Core<W> {
             sc.moves.clear();
             for g in gated.iter().filter(|g| g.class == class) {
                 let piece = g.piece;
+                // A type the player has none of (draughts' kings, most of a game) costs
+                // no gate.
+                let mine = st.by_owner[me as usize].and(st.by_type[piece as usize]);
+                if mine.is_empty() {
+                    continue;
+                }
                 let mut cells = Bits::EMPTY;
                 for &id in &g.chains {
                     let gate = self.chains[id as usize].2.as_ref().expect("gated");
                     cells = cells.or(self.starts(gate, st, me));
                 }
-                let mine = st.by_owner[me as usize].and(st.by_type[piece as usize]);
                 for from in cells.and(mine).iter() {
                     let at = sc.moves.len();
                     let mut e = Emit::new(Mode::Collect, &mut sc.moves);
