@@ -901,6 +901,13 @@ impl<const W: usize> Core<W> {
                     cx.to = h.to;
                     u(self, st, &mut cx)
                 });
+            // A landing no hop's shape leaves (most, in draughts) runs none of their
+            // rules.
+            let ended = ended
+                || self.chains[id as usize]
+                    .2
+                    .as_ref()
+                    .is_some_and(|g| !self.could_start(g, st, origin, h.to));
             let stop = if ended {
                 e.chain(origin, id, &path.cells[..path.len])
             } else {
