@@ -129,8 +129,30 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             CellExpr::First { test, start, dir } => {
                 let t = self.test(test);
-                let start = self.cell(start);
                 let d = *dir;
+                // From a cell read straight from the context: no closure for the start.
+                if let Some(b) = Base::of(start) {
+                    if let CTest::Flag(f) = t {
+                        return Box::new(move |core, st, cx| {
+                            let c = b.get(cx, st);
+                            if c == NONE {
+                                return NONE;
+                            }
+                            core.first_in(c, core.dir(cx, d), st.flags[f as usize])
+                        });
+                    }
+                    if t.is_set() {
+                        return Box::new(move |core, st, cx| {
+                            let c = b.get(cx, st);
+                            if c == NONE {
+                                return NONE;
+                            }
+                            let set = t.set(core, st, cx).expect("a set test");
+                            core.first_in(c, core.dir(cx, d), set)
+                        });
+                    }
+                }
+                let start = self.cell(start);
                 if let CTest::Flag(f) = t {
                     // `first tile from c toward d`: the nearest cell of the flag's set.
                     return Box::new(move |core, st, cx| {

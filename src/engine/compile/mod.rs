@@ -88,25 +88,33 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 cond,
                 then: t,
             } => {
-                // A condition that only tests the target joins the target test: a jump
-                // (`move to from + d * 2 if to is empty`) is then a shift of a batch.
+                // The parts of a condition that test the target (as `to` or as the
+                // expression it is) join the target test: a jump (`move to from + d * 2
+                // if to is empty`) is then a shift of a batch, and the other parts are
+                // left to the condition.
                 let parts = match cond {
                     Cond::True => Vec::new(),
                     c => super::phase::conjuncts(c),
                 };
-                let on_target: Option<Vec<Test>> = (parts.iter())
-                    .map(|c| match c {
-                        Cond::Is(CellExpr::To, t) => Some(t.clone()),
+                let (on_target, rest): (Vec<&Cond>, Vec<&Cond>) =
+                    parts.into_iter().partition(|c| {
+                        matches!(c, Cond::Is(x, _)
+                            if *x == CellExpr::To || (x == target && apart_from_to(target)))
+                    });
+                let to = if on_target.is_empty() {
+                    self.test(to)
+                } else {
+                    let mut tests = vec![to.clone()];
+                    tests.extend(on_target.into_iter().filter_map(|c| match c {
+                        Cond::Is(_, t) => Some(t.clone()),
                         _ => None,
-                    })
-                    .collect();
-                let (to, cond) = match on_target {
-                    Some(tests) if tests.is_empty() => (self.test(to), None),
-                    Some(mut tests) => {
-                        tests.insert(0, to.clone());
-                        (self.test(&Test::And(tests)), None)
-                    }
-                    None => (self.test(to), Some(self.cond(cond))),
+                    }));
+                    self.test(&Test::And(tests))
+                };
+                let cond = match rest[..] {
+                    [] => None,
+                    [c] => Some(self.cond(c)),
+                    _ => Some(self.cond(&Cond::And(rest.into_iter().cloned().collect()))),
                 };
                 CStmt::MoveTo {
                     step: match target {
@@ -288,5 +296,20 @@ fn pattern_stmt(p: &Pattern) -> Stmt {
             cond: None,
             then: None,
         },
+    }
+}
+
+/// Whether a target's cell is the same before and after `to` is set to it: the
+/// expression reads no `to` (and no test that might), so a condition on the expression
+/// is one on the target.
+fn apart_from_to(e: &CellExpr) -> bool {
+    match e {
+        CellExpr::Slot(_)
+        | CellExpr::Const(_)
+        | CellExpr::From
+        | CellExpr::LastFrom
+        | CellExpr::LastTo => true,
+        CellExpr::Step(base, _, _) => apart_from_to(base),
+        CellExpr::To | CellExpr::First { .. } | CellExpr::Find(_) => false,
     }
 }
