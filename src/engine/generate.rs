@@ -18,6 +18,9 @@ pub enum CStmt<const W: usize> {
         slot: u8,
         dirs: Vec<DirRef>,
         body: Vec<CStmt<W>>,
+        /// The body is only `let`s and `move to`s (`for d in all { let near = …; move
+        /// to near … }`): run by `for_moves`, with no call per statement.
+        flat: bool,
     },
     ForPiece {
         slot: u8,
@@ -405,7 +408,15 @@ impl<const W: usize> Core<W> {
     #[inline(never)]
     fn stmt(&self, st: &State<W>, cx: &mut Ctx, s: &CStmt<W>, e: &mut Emit<W>) -> bool {
         match s {
-            CStmt::For { slot, dirs, body } => dirs.iter().any(|&d| {
+            CStmt::For {
+                slot,
+                dirs,
+                body,
+                flat: true,
+            } => self.for_moves(st, cx, *slot, dirs, body, e),
+            CStmt::For {
+                slot, dirs, body, ..
+            } => dirs.iter().any(|&d| {
                 cx.slots[*slot as usize] = self.dir(cx, d) as u16;
                 self.generate(st, cx, body, e)
             }),
@@ -498,26 +509,7 @@ impl<const W: usize> Core<W> {
                         .any(|&c| self.target(st, cx, c, to, cond, *then, e))
                 }
             }
-            CStmt::MoveTo {
-                step,
-                target,
-                to,
-                cond,
-                then,
-            } => {
-                if cx.from == NONE {
-                    false
-                } else {
-                    let c = match *step {
-                        Some((d, n)) => self.step_n(cx.from, self.dir(cx, d), n as usize),
-                        None => target(self, st, cx),
-                    };
-                    c != NONE && to.holds(self, st, cx, c) && {
-                        cx.to = c;
-                        cond.as_ref().is_none_or(|f| f(self, st, cx)) && e.one(cx, c, *then)
-                    }
-                }
-            }
+            CStmt::MoveTo { .. } => self.move_to(st, cx, s, e),
             CStmt::MoveAny {
                 to,
                 cond,
@@ -555,6 +547,58 @@ impl<const W: usize> Core<W> {
                 then,
             } => cx.from == NONE && self.any_cell(st, cx, on, cond, cond_set, *then, e),
         }
+    }
+
+    /// A `move to` statement (`s`). True when the emitter asked to stop.
+    #[inline(always)]
+    fn move_to(&self, st: &State<W>, cx: &mut Ctx, s: &CStmt<W>, e: &mut Emit<W>) -> bool {
+        let CStmt::MoveTo {
+            step,
+            target,
+            to,
+            cond,
+            then,
+        } = s
+        else {
+            return false;
+        };
+        if cx.from == NONE {
+            return false;
+        }
+        let c = match *step {
+            Some((d, n)) => self.step_n(cx.from, self.dir(cx, d), n as usize),
+            None => target(self, st, cx),
+        };
+        c != NONE && to.holds(self, st, cx, c) && {
+            cx.to = c;
+            cond.as_ref().is_none_or(|f| f(self, st, cx)) && e.one(cx, c, *then)
+        }
+    }
+
+    /// A `for` over directions whose body is only `let`s and `move to`s, each run in
+    /// place: `stmt`, built for every kind of statement, costs a large frame per call.
+    #[inline(never)]
+    fn for_moves(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        slot: u8,
+        dirs: &[DirRef],
+        body: &[CStmt<W>],
+        e: &mut Emit<W>,
+    ) -> bool {
+        // As `generate` skips them: a move outside the class the emitter takes.
+        let other_class = e.class != ANY_CLASS && e.class != cx.class;
+        dirs.iter().any(|&d| {
+            cx.slots[slot as usize] = self.dir(cx, d) as u16;
+            body.iter().any(|s| match s {
+                CStmt::Let { slot, value } => {
+                    cx.slots[*slot as usize] = value(self, st, cx);
+                    false
+                }
+                _ => !other_class && self.move_to(st, cx, s, e),
+            })
+        })
     }
 
     /// Every cell of the board passing `to` and `cond` (a placement, a man that flies):
@@ -923,5 +967,48 @@ impl<const W: usize> Core<W> {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::state::NO_CLASS;
+
+    /// The targets of the piece at `from` in a run that takes moves of class `class`.
+    fn targets<const W: usize>(core: &Core<W>, st: &State<W>, from: Cell, class: u8) -> Vec<Cell> {
+        let mut out = Vec::new();
+        let mut e = Emit::new(Mode::Collect, &mut out);
+        e.class = class;
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.from = from;
+        core.generate(st, &mut cx, &core.moves[0], &mut e);
+        out.iter().map(|m| m.to).collect()
+    }
+
+    #[test]
+    fn a_for_of_moves_gives_only_the_moves_of_the_class_asked_for() {
+        // Steps and jumps each in a `for` of `move to`s, the jumps a class of their own.
+        let core = Core::<1>::of_text(
+            "game \"T\" { }\nplayers { black forward north  white forward south }\n\
+             board 6 x 6\npiece Man letter M\n\
+             setup { black Man c1  white Man b2 }\npriority capture\n\
+             moves Man {\n  for d in forward-left, forward-right { move to from + d if from + d * 2 is empty }\n\
+               capture { for d in forward-left, forward-right {\n\
+               move to from + d * 2 if from + d is enemy then { remove from + d } } }\n}\n\
+             end { when no moves: next loses }\n",
+        );
+        let for_ = |v: &[CStmt<1>]| {
+            v.iter()
+                .filter(|s| matches!(s, CStmt::For { flat: true, .. }))
+                .count()
+        };
+        assert_eq!(for_(&core.moves[0]), 1, "the steps' `for` is run flat");
+        let st = core.start();
+        let c = |name: &str| core.geo.board.cell(name).expect("a cell");
+        let from = c("c1");
+        assert_eq!(targets(&core, &st, from, ANY_CLASS), [c("d2"), c("a3")]);
+        assert_eq!(targets(&core, &st, from, NO_CLASS), [c("d2")]);
+        assert_eq!(targets(&core, &st, from, 0), [c("a3")]);
     }
 }

@@ -20,11 +20,17 @@ impl<const W: usize> ExprCompiler<'_, W> {
     fn stmt(&self, s: &Stmt) -> CStmt<W> {
         let then = |t: &Option<u16>| t.unwrap_or(NONE);
         match s {
-            Stmt::For { slot, dirs, body } => CStmt::For {
-                slot: *slot,
-                dirs: dirs.clone(),
-                body: self.stmts(body),
-            },
+            Stmt::For { slot, dirs, body } => {
+                let body = self.stmts(body);
+                CStmt::For {
+                    slot: *slot,
+                    dirs: dirs.clone(),
+                    flat: body
+                        .iter()
+                        .all(|s| matches!(s, CStmt::Let { .. } | CStmt::MoveTo { .. })),
+                    body,
+                }
+            }
             Stmt::ForPiece { slot, pieces, body } => CStmt::ForPiece {
                 slot: *slot,
                 pieces: pieces.clone(),
