@@ -394,7 +394,7 @@ impl<const W: usize> Core<W> {
     /// A game's text, compiled, with the IR passes run as `Engine::new` runs them.
     pub fn of_text(text: &str) -> Core<W> {
         let mut program = crate::compile(text).expect("compiles").0;
-        super::passes::hoist::run(&mut program);
+        super::passes::run(&mut program);
         Core::new(program)
     }
 }

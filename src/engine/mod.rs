@@ -121,7 +121,7 @@ impl Engine {
     /// game does: a test compares the two).
     pub(crate) fn build(mut program: Program, passes: bool) -> Engine {
         if passes {
-            passes::hoist::run(&mut program);
+            passes::run(&mut program);
         }
         let cells = Board::new(program.game.board.clone())
             .map(|b| b.cells() as usize)
