@@ -19,10 +19,10 @@ pub struct Hop<const W: usize> {
     n: u8,
     land: Option<CTest<W>>,
     over: Option<(u8, CTest<W>)>,
-    /// Per player and direction (`Core::prepare_gate`), when the direction is a
-    /// translation of the board: the shifts of `n` and `k` steps, each with the cells
-    /// that have a cell so many steps away.
-    shifts: Vec<Vec<Option<Shifts<W>>>>,
+    /// Per player (`Core::prepare_gate`), when every direction is a translation of the
+    /// board: per direction, the shifts of `n` and `k` steps, each with the cells that
+    /// have a cell so many steps away.
+    shifts: Vec<Option<Vec<Shifts<W>>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -114,6 +114,7 @@ impl<const W: usize> Core<W> {
             h.shifts = (0..self.players)
                 .map(|p| {
                     let cx = Ctx::new(p);
+                    // All or nothing: a loop with no test per direction.
                     (h.dirs.iter())
                         .map(|&d| {
                             let d = self.dir(&cx, d);
@@ -171,26 +172,23 @@ impl<const W: usize> Core<W> {
                 .over
                 .as_ref()
                 .map(|(k, t)| (*k, t.set(self, st, &cx).expect("a set test")));
-            let shifts = h.shifts.get(me as usize);
-            for (i, &d) in h.dirs.iter().enumerate() {
-                let cells = match shifts.and_then(|s| s[i]) {
-                    Some(s) => {
-                        let cells = land.shift(-s.n.0).and(s.n.1);
-                        match over {
-                            Some((_, over)) => cells.and(over.shift(-s.k.0)).and(s.k.1),
-                            None => cells,
-                        }
-                    }
-                    None => {
-                        let d = self.dir(&cx, d);
-                        let cells = back(land, d, h.n);
-                        match over {
-                            Some((k, over)) => cells.and(back(over, d, k)),
-                            None => cells,
-                        }
-                    }
-                };
-                out = out.or(cells);
+            if let Some(Some(shifts)) = h.shifts.get(me as usize) {
+                for s in shifts {
+                    let cells = land.shift(-s.n.0).and(s.n.1);
+                    out = out.or(match over {
+                        Some((_, over)) => cells.and(over.shift(-s.k.0)).and(s.k.1),
+                        None => cells,
+                    });
+                }
+                continue;
+            }
+            for &d in &h.dirs {
+                let d = self.dir(&cx, d);
+                let cells = back(land, d, h.n);
+                out = out.or(match over {
+                    Some((k, over)) => cells.and(back(over, d, k)),
+                    None => cells,
+                });
             }
         }
         out
