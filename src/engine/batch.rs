@@ -792,8 +792,16 @@ mod tests {
                  black Rook e4 d5\n black Stone e5 b4\n}}\n"
             )
         };
+        // Rays of nine cells, whose fill reaches the eighth in three rounds.
+        let wide = "players { white black }\nboard 10 x 10\n\
+            piece Queen letter Q\npiece Rook letter R\n\
+            moves Queen { slide all to not friend }\n\
+            moves Rook { slide orthogonal to empty }\n\
+            setup {\n white Queen a1 j1 e5\n white Rook a2 b10\n \
+            black Queen a10 j10 f6\n black Rook j9 c1\n}\n";
         for (rest, batched) in [
             (square.to_string(), 3),
+            (wide.to_string(), 2),
             (hex("board hex 7 x 7"), 2),
             // Ranks of unequal lengths: no direction is a translation.
             (hex("board hexagon 4"), 0),

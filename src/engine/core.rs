@@ -38,8 +38,9 @@ pub struct Geo<const W: usize> {
     /// of a ray is its lowest).
     pub increasing: [bool; MAX_DIRS],
     pub longest_ray: usize,
-    /// Rounds of a fill by doubling steps (1, 2, 4… cells) that cover a ray: the bits of
-    /// `longest_ray - 1`.
+    /// Rounds of a fill by doubling steps (1, 2, 4… cells) that cover a ray: a slide's
+    /// fill holds the cells it may go on from, the farthest `longest_ray - 1` away, and
+    /// `r` rounds reach `2^r` cells (at least one round).
     pub fill_rounds: u32,
     pub opposite: [u8; MAX_DIRS],
     /// Per player: the absolute direction of each rotation from its forward.
@@ -182,7 +183,9 @@ impl<const W: usize> Geo<W> {
             ray_mask,
             increasing,
             longest_ray,
-            fill_rounds: usize::BITS - longest_ray.saturating_sub(1).leading_zeros(),
+            // The least r with 2^r >= longest_ray - 1: a 10 x 10 board's nine-cell rays
+            // take three rounds (to 8 cells), not four.
+            fill_rounds: (usize::BITS - longest_ray.saturating_sub(2).leading_zeros()).max(1),
             opposite,
             rel,
             leap_lists,
