@@ -4,6 +4,8 @@
 //! passes `T`. As sets, for all of a player's pieces at once, that is a few shifts of two
 //! sets per direction; most positions of such games have no capture at all, and then the
 //! chains need not run for any piece, nor the capture classes of `priority` be counted.
+//! Within a chain, a landing cell that no hop's shape leaves ends the path with no run of
+//! the hops' rules either.
 
 use super::bits::Bits;
 use super::compile::test::CTest;
