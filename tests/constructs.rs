@@ -40,25 +40,22 @@ fn a_target_condition_filters_steps_slides_leaps_and_placements() {
 fn a_condition_on_the_cell_a_move_goes_to_is_a_condition_on_its_target() {
     // `x is enemy` and `to is enemy` both test the target; `from + east is empty` does
     // not, and stays a condition of its own.
-    let g = game_with(
-        "piece Man letter M\nsetup { white Man b2 c2  black Man b3 c4 d3 }\n\
-         moves Man {\n  let x = from + north\n  move to x to any if x is enemy\n\
-           move to from + east * 2 to any if to is enemy and from + east is empty\n}\n\
-         end { when no moves: next loses }\n",
-    );
-    let m = moves(&g, &g.start());
-    // b2: north is b3 (an enemy); c2: north is c3 (empty), east two is e2 (empty).
-    // b2-d2 needs d2 enemy (it is empty); c2 has d2 empty east but e2 empty.
+    let moves_with = |setup: &str| {
+        let g = game_with(&format!(
+            "piece Man letter M\nsetup {{ {setup} }}\n\
+             moves Man {{\n  let x = from + north\n  move to x to any if x is enemy\n\
+               move to from + east * 2 to any if to is enemy and from + east is empty\n}}\n\
+             end {{ when no moves: next loses }}\n"
+        ));
+        moves(&g, &g.start())
+    };
+    // b2: north b3 (an enemy); east two d2 (empty). c2: north c3 (empty); east two e2
+    // (empty).
+    let m = moves_with("white Man b2 c2  black Man b3 c4 d3");
     assert_eq!(m, ["b2-b3"], "{m:?}");
-    let g2 = game_with(
-        "piece Man letter M\nsetup { white Man a1 c2  black Man c3 e2 c1 }\n\
-         moves Man {\n  let x = from + north\n  move to x to any if x is enemy\n\
-           move to from + east * 2 to any if to is enemy and from + east is empty\n}\n\
-         end { when no moves: next loses }\n",
-    );
     // a1: north a2 empty; east two c1 (an enemy) with b1 empty. c2: north c3 (an
     // enemy); east two e2 (an enemy) with d2 empty.
-    let m = moves(&g2, &g2.start());
+    let m = moves_with("white Man a1 c2  black Man c3 e2 c1");
     assert_eq!(m, ["a1-c1", "c2-c3", "c2-e2"], "{m:?}");
 }
 
