@@ -173,7 +173,26 @@ impl<const W: usize> Core<W> {
                         acx.from = m.from;
                         acx.to = m.to;
                         acx.cell_choice = cx.cell_choice;
-                        stopped = self.effects(st, &mut acx, block, probe);
+                        stopped = match &block[..] {
+                            // A block that is one `if` (crowning, promotion) asks its
+                            // condition here: most moves take a branch with nothing in it,
+                            // and run no effect at all.
+                            [
+                                CEffect::If {
+                                    cond,
+                                    then,
+                                    otherwise,
+                                },
+                            ] => {
+                                let branch = if cond(self, st, &mut acx) {
+                                    then
+                                } else {
+                                    otherwise
+                                };
+                                !branch.is_empty() && self.effects(st, &mut acx, branch, probe)
+                            }
+                            _ => self.effects(st, &mut acx, block, probe),
+                        };
                         cx.cell_choice = acx.cell_choice;
                         cx.again |= acx.again;
                     }
