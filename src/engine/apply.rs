@@ -183,14 +183,7 @@ impl<const W: usize> Core<W> {
                                     then,
                                     otherwise,
                                 },
-                            ] => {
-                                let branch = if cond(self, st, &mut acx) {
-                                    then
-                                } else {
-                                    otherwise
-                                };
-                                !branch.is_empty() && self.effects(st, &mut acx, branch, probe)
-                            }
+                            ] => self.branch(st, &mut acx, cond, then, otherwise, probe),
                             _ => self.effects(st, &mut acx, block, probe),
                         };
                         cx.cell_choice = acx.cell_choice;
@@ -371,6 +364,22 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// The branch of an `if` its condition picks, run (an empty one costs no call).
+    /// True when the effects stopped.
+    #[inline(always)]
+    fn branch(
+        &self,
+        st: &mut State<W>,
+        cx: &mut Ctx,
+        cond: &CondFn<W>,
+        then: &[CEffect<W>],
+        otherwise: &[CEffect<W>],
+        probe: &mut Option<&mut Vec<Cell>>,
+    ) -> bool {
+        let branch = if cond(self, st, cx) { then } else { otherwise };
+        !branch.is_empty() && self.effects(st, cx, branch, probe)
+    }
+
     /// Runs effects. When probing, the first `choose` lists its cells and stops
     /// everything (returns true).
     fn effects(
@@ -400,8 +409,7 @@ impl<const W: usize> Core<W> {
                 then,
                 otherwise,
             } => {
-                let branch = if cond(self, st, cx) { then } else { otherwise };
-                if self.effects(st, cx, branch, probe) {
+                if self.branch(st, cx, cond, then, otherwise, probe) {
                     return true;
                 }
             }

@@ -128,62 +128,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 })
             }
             CellExpr::First { test, start, dir } => {
-                let t = self.test(test);
-                let d = *dir;
+                let (t, d) = (self.test(test), *dir);
                 // From a cell read straight from the context: no closure for the start.
-                if let Some(b) = Base::of(start) {
-                    if let CTest::Flag(f) = t {
-                        return Box::new(move |core, st, cx| {
-                            let c = b.get(cx, st);
-                            if c == NONE {
-                                return NONE;
-                            }
-                            core.first_in(c, core.dir(cx, d), st.flags[f as usize])
-                        });
-                    }
-                    if t.is_set() {
-                        return Box::new(move |core, st, cx| {
-                            let c = b.get(cx, st);
-                            if c == NONE {
-                                return NONE;
-                            }
-                            let set = t.set(core, st, cx).expect("a set test");
-                            core.first_in(c, core.dir(cx, d), set)
-                        });
-                    }
-                }
-                let start = self.cell(start);
-                if let CTest::Flag(f) = t {
-                    // `first tile from c toward d`: the nearest cell of the flag's set.
-                    return Box::new(move |core, st, cx| {
-                        let c = start(core, st, cx);
-                        if c == NONE {
-                            return NONE;
-                        }
-                        core.first_in(c, core.dir(cx, d), st.flags[f as usize])
-                    });
-                }
-                if t.is_set() {
-                    Box::new(move |core, st, cx| {
-                        let c = start(core, st, cx);
-                        if c == NONE {
-                            return NONE;
-                        }
-                        let set = t.set(core, st, cx).expect("a set test");
-                        core.first_in(c, core.dir(cx, d), set)
-                    })
-                } else {
-                    Box::new(move |core, st, cx| {
-                        let c = start(core, st, cx);
-                        if c == NONE {
-                            return NONE;
-                        }
-                        let ray = core.geo.board.ray(c, core.dir(cx, d));
-                        ray.iter()
-                            .copied()
-                            .find(|&x| t.holds(core, st, cx, x))
-                            .unwrap_or(NONE)
-                    })
+                match Base::of(start) {
+                    Some(b) => first_from(move |_, st, cx| b.get(cx, st), t, d),
+                    None => first_from(self.cell(start), t, d),
                 }
             }
             CellExpr::Find(test) => {
@@ -899,6 +848,50 @@ impl Base {
             Base::Const(c) => c,
         }
     }
+}
+
+/// `first T from X toward d`, with X given by `start`: the nearest cell of T's set
+/// along the ray when T has one (a flag's, read directly), else the ray walked.
+fn first_from<const W: usize>(
+    start: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> Cell
+    + Send
+    + Sync
+    + std::panic::RefUnwindSafe
+    + 'static,
+    t: CTest<W>,
+    d: DirRef,
+) -> CellFn<W> {
+    if let CTest::Flag(f) = t {
+        // `first tile from c toward d`: the nearest cell of the flag's set.
+        return Box::new(move |core, st, cx| {
+            let c = start(core, st, cx);
+            if c == NONE {
+                return NONE;
+            }
+            core.first_in(c, core.dir(cx, d), st.flags[f as usize])
+        });
+    }
+    if t.is_set() {
+        return Box::new(move |core, st, cx| {
+            let c = start(core, st, cx);
+            if c == NONE {
+                return NONE;
+            }
+            let set = t.set(core, st, cx).expect("a set test");
+            core.first_in(c, core.dir(cx, d), set)
+        });
+    }
+    Box::new(move |core, st, cx| {
+        let c = start(core, st, cx);
+        if c == NONE {
+            return NONE;
+        }
+        let ray = core.geo.board.ray(c, core.dir(cx, d));
+        ray.iter()
+            .copied()
+            .find(|&x| t.holds(core, st, cx, x))
+            .unwrap_or(NONE)
+    })
 }
 
 /// `as PLAYER: count lines … OP K`, with the player given by `who`: the line count reads

@@ -928,7 +928,7 @@ impl<const W: usize> Core<W> {
         path: &mut Path,
         e: &mut Emit<W>,
     ) -> bool {
-        let until = &self.chains[id as usize].1;
+        let (_, until, gate) = &self.chains[id as usize];
         let end = stack.len();
         if first == end {
             return path.len > 0 && e.chain(origin, id, &path.cells[..path.len]);
@@ -938,18 +938,16 @@ impl<const W: usize> Core<W> {
             path.cells[path.len] = h.to;
             path.len += 1;
             let frame = self.make_hop(st, &h);
+            // A landing no hop's shape leaves (most, in draughts) ends the path too, and
+            // runs none of the hops' rules.
             let ended = path.len >= crate::ir::MAX_HOPS
                 || until.as_ref().is_some_and(|u| {
                     let mut cx = *origin;
                     cx.from = h.from;
                     cx.to = h.to;
                     u(self, st, &mut cx)
-                });
-            // A landing no hop's shape leaves (most, in draughts) runs none of their
-            // rules.
-            let ended = ended
-                || self.chains[id as usize]
-                    .2
+                })
+                || gate
                     .as_ref()
                     .is_some_and(|g| !self.could_start(g, st, origin, h.to));
             let stop = if ended {
