@@ -177,6 +177,19 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             CellExpr::First { test, start, dir } if local(test) => {
                 let (t, start, d) = (self.test(test), self.foot_cell(start)?, *dir);
+                if t.is_set() {
+                    // The ray up to its first cell of T, as one mask: the cells looked at.
+                    return Some(Box::new(move |core, st, cx, f| {
+                        let c = start(core, st, cx, f);
+                        if c == NONE {
+                            return NONE;
+                        }
+                        let set = t.set(core, st, cx).expect("a set test");
+                        let seen = core.ray_to_first(c as usize, core.dir(cx, d) as usize & 7, set);
+                        *f = f.or(seen);
+                        seen.and(set).lowest().unwrap_or(NONE)
+                    }));
+                }
                 // Every cell looked at, up to the one found.
                 Box::new(move |core, st, cx, f| {
                     let c = start(core, st, cx, f);
