@@ -3,6 +3,7 @@
 //! could ever attack, whether two rules could yield the same move, what makes a move
 //! irreversible).
 
+use super::apart::{self, targets_apart};
 use super::apply::CEffect;
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
@@ -490,7 +491,7 @@ impl<const W: usize> Core<W> {
         let may_duplicate: Vec<bool> = g
             .moves
             .iter()
-            .map(|m| may_duplicate(m) && !targets_apart(&geo, players, m))
+            .map(|m| apart::may_duplicate(m) && !targets_apart(&geo, players, m))
             .collect();
         let acts_on_board: Vec<bool> = g.moves.iter().map(|m| acts_on_board(m)).collect();
         let all_act_on_board = acts_on_board.iter().all(|&a| a);
@@ -738,7 +739,7 @@ impl<const W: usize> Core<W> {
                         .filter(|s| !matches!(s, Stmt::Class { .. }))
                         .cloned()
                         .collect();
-                    !self::may_duplicate(&rest) || targets_apart(&core.geo, players, &rest)
+                    !apart::may_duplicate(&rest) || targets_apart(&core.geo, players, &rest)
                 })
                 .filter(|&p| many(p))
                 .map(|p| p as u8)
@@ -1206,67 +1207,6 @@ fn acts_on_board(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// Whether rules may produce one move twice, by counting the statements that produce
-/// moves, times the loops around them. Rules whose targets provably never meet are told
-/// apart by `targets_apart`.
-/// Placements (from the hand), pieces made from nothing (`new`), chains of hops (written
-/// with their path) and other moves of a piece on the board are never written alike, so
-/// each kind is counted apart.
-fn may_duplicate(stmts: &[Stmt]) -> bool {
-    struct Count {
-        times: usize,
-        inside_new: bool,
-        /// Per kind: plain moves, pieces made from nothing, chains, placements.
-        total: [usize; 4],
-    }
-    impl Visitor for Count {
-        fn stmt(&mut self, s: &Stmt) {
-            let loops = match s {
-                Stmt::For { dirs, .. } => dirs.len(),
-                Stmt::ForPiece { pieces, .. } => pieces.len(),
-                // Distinct directions of one step or slide never meet on the same target.
-                Stmt::Step { .. }
-                | Stmt::Slide { .. }
-                | Stmt::Leap { .. }
-                | Stmt::MoveAny { .. }
-                | Stmt::Chain { .. }
-                | Stmt::MoveTo { .. }
-                | Stmt::Place { .. } => {
-                    let kind = match s {
-                        Stmt::Place { .. } => 3,
-                        _ if self.inside_new => 1,
-                        Stmt::Chain { .. } => 2,
-                        _ => 0,
-                    };
-                    self.total[kind] += self.times;
-                    return;
-                }
-                Stmt::New(_) => {
-                    let outer = self.inside_new;
-                    self.inside_new = true;
-                    walk_stmt(self, s);
-                    self.inside_new = outer;
-                    return;
-                }
-                Stmt::If { .. } | Stmt::Let { .. } | Stmt::Class { .. } => 1,
-            };
-            let outer = self.times;
-            self.times *= loops;
-            walk_stmt(self, s);
-            self.times = outer;
-        }
-    }
-    let mut c = Count {
-        times: 1,
-        inside_new: false,
-        total: [0; 4],
-    };
-    for s in stmts {
-        c.stmt(s);
-    }
-    c.total.iter().any(|&n| n > 1)
-}
-
 /// Per piece type, per statement of its rules: what `f` makes of the condition of an `if`
 /// with no `else`, or `None`.
 fn per_if<T>(
@@ -1285,83 +1225,6 @@ fn per_if<T>(
                 .collect()
         })
         .collect()
-}
-
-/// Whether rules made of steps, slides, jumps (`move to from + d * n`) and leaps, under
-/// conditions, never reach one target twice from any cell, for any player: along each
-/// direction their distances do not overlap (`step forward` beside a jump of two; steps
-/// and slides in distinct directions, however many statements they are spread over), and
-/// the leaps land off every line of the others and off each other's targets (a knight's
-/// leap beside a queen's lines, on a square board).
-fn targets_apart<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {
-    /// Per direction, the distances reached; the leaps.
-    fn gather<'a>(
-        stmts: &'a [Stmt],
-        lines: &mut Vec<(DirRef, u8, u8)>,
-        leaps: &mut Vec<&'a [u16]>,
-    ) -> bool {
-        stmts.iter().all(|s| match s {
-            Stmt::If {
-                then, otherwise, ..
-            } => gather(then, lines, leaps) && gather(otherwise, lines, leaps),
-            Stmt::Step { dirs, .. } => {
-                lines.extend(dirs.iter().map(|&d| (d, 1, 1)));
-                true
-            }
-            Stmt::Slide { dirs, max, .. } => {
-                lines.extend(dirs.iter().map(|&d| (d, 1, *max)));
-                true
-            }
-            Stmt::MoveTo {
-                target: CellExpr::Step(base, d, n),
-                ..
-            } if **base == CellExpr::From && *n > 0 => {
-                lines.push((*d, *n, *n));
-                true
-            }
-            Stmt::Leap { leap, .. } => {
-                leaps.push(leap);
-                true
-            }
-            _ => false,
-        })
-    }
-    let (mut lines, mut leaps) = (Vec::new(), Vec::new());
-    if !gather(stmts, &mut lines, &mut leaps) {
-        return false;
-    }
-    // Within one kind, absolute or relative, equal directions are equal values.
-    let all_abs = lines.iter().all(|(d, ..)| matches!(d, DirRef::Abs(_)));
-    let all_rel = lines.iter().all(|(d, ..)| matches!(d, DirRef::Rel(_)));
-    let overlap = lines.iter().enumerate().any(|(i, &(d, lo, hi))| {
-        lines[..i]
-            .iter()
-            .any(|&(e, a, b)| e == d && lo <= b && a <= hi)
-    });
-    if overlap || !(all_abs || all_rel) {
-        return false;
-    }
-    leaps.is_empty()
-        || (0..players).all(|p| {
-            (0..geo.cells as usize).all(|c| {
-                let mut seen = Bits::<W>::EMPTY;
-                for (d, ..) in &lines {
-                    let d = match *d {
-                        DirRef::Abs(a) => a,
-                        DirRef::Rel(r) => geo.rel[p as usize][r as usize & 7],
-                        _ => return false,
-                    };
-                    seen = seen.or(geo.ray_mask[c][d as usize & (MAX_DIRS - 1)]);
-                }
-                leaps.iter().all(|leap| {
-                    let l = leap[(p as usize).min(leap.len() - 1)] as usize;
-                    let cells = geo.leap_masks[l][c];
-                    let apart = !cells.intersects(&seen);
-                    seen = seen.or(cells);
-                    apart
-                })
-            })
-        })
 }
 
 /// Which quantities the rules can only change one way.
@@ -1463,36 +1326,6 @@ fn uses_new(p: &Program) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Whether each piece's rules are known never to reach one target twice.
-    fn apart(rules: &str) -> Vec<bool> {
-        let src = format!(
-            "game \"A\" {{ }}\nplayers {{ white forward north  black forward south }}\n\
-             board 8 x 8\npiece A letter A\npiece B letter B\n\
-             setup {{ white A a1  black A h8 }}\n{rules}\nend {{ when no moves: draw }}\n"
-        );
-        let core = Core::<1>::of_text(&src);
-        core.may_duplicate.iter().map(|&d| !d).collect()
-    }
-
-    #[test]
-    fn targets_apart_tells_rules_that_cannot_meet_from_rules_that_can() {
-        // A knight's leap never lands on a queen's lines; a one-one leap lands on the
-        // diagonals.
-        let k = "moves A { slide all to any  leap 1 2 to any }\nmoves B { slide all leap 1 1 }";
-        assert_eq!(apart(k), [true, false]);
-        // A double step beside a single step; a jump of one onto a step's target.
-        let p = "moves A { step forward  if from is empty { move to from + forward * 2 } }\n\
-                 moves B { step forward  move to from + forward * 1 }";
-        assert_eq!(apart(p), [true, false]);
-        // A slide of at most two beside a jump of three; beside a jump of two.
-        let s = "moves A { slide north max 2  move to from + north * 3 }\n\
-                 moves B { slide north max 2  move to from + north * 2 }";
-        assert_eq!(apart(s), [true, false]);
-        // Two leaps that share targets; absolute and relative directions mixed.
-        let m = "moves A { leap 1 2  leap 2 1 }\nmoves B { step north  step forward }";
-        assert_eq!(apart(m), [false, false]);
-    }
 
     /// The bound of a piece on a1 of an 8 x 8 board whose rules are `rules`.
     fn bound_at_a1(rules: &str) -> u32 {

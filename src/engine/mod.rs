@@ -12,6 +12,7 @@
 //! - `core`: one compiled game; this module: the engine for any board size;
 //! - `notation`: moves and boards as text; `passes`: IR rewrites.
 
+mod apart;
 mod apply;
 mod attack;
 mod batch;
