@@ -111,11 +111,27 @@ fn expand<'a>(stmts: &'a [Stmt], sets: &mut Vec<Vec<&'a Stmt>>) -> bool {
     })
 }
 
-/// `targets_apart` for statements that may all run (no `if` among them).
+/// `targets_apart` for statements that may all run (no `if` among them). Placements,
+/// pieces made from nothing (`new`) and moves of the piece are never written alike: each
+/// kind is told apart on its own.
 fn apart_together<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[&Stmt]) -> bool {
     let mut lines: Vec<Line> = Vec::new();
     let mut leaps: Vec<&[u16]> = Vec::new();
+    let (mut made, mut places, mut anywhere) = (Vec::new(), 0, 0);
     let gathered = stmts.iter().all(|s| match s {
+        Stmt::New(inner) => {
+            made.push(&**inner);
+            true
+        }
+        // Each gives a cell once, and is the only one of its kind.
+        Stmt::Place { .. } => {
+            places += 1;
+            true
+        }
+        Stmt::MoveAny { .. } => {
+            anywhere += 1;
+            true
+        }
         Stmt::Step { dirs, .. } => {
             lines.extend(dirs.iter().map(|&d| (d, 1, 1)));
             true
@@ -144,7 +160,11 @@ fn apart_together<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[&Stmt]) ->
         },
         _ => false,
     });
-    if !gathered {
+    if !gathered
+        || places > 1
+        || (anywhere > 0 && anywhere + lines.len() + leaps.len() > 1)
+        || !(made.is_empty() || apart_together(geo, players, &made))
+    {
         return false;
     }
     // Within one kind, absolute or relative, equal directions are equal values.
@@ -339,5 +359,19 @@ mod tests {
                      move to first tile from from + d * 2 toward d } }\n\
                      moves B { for d in north, north { move to from + d * 1 } }";
         assert_eq!(apart(jumps), [true, false]);
+    }
+
+    #[test]
+    fn placements_pieces_made_from_nothing_and_moves_are_told_apart_by_kind() {
+        // A clone onto a neighbour beside jumps of two; the same beside a step onto a
+        // neighbour, which the clone's targets meet only as pieces made from nothing.
+        let clones = "moves A { new step all to empty  leap 2 0  leap 2 1  leap 2 2 }\n\
+                      moves B { new leap 1 1  new step all to empty }";
+        assert_eq!(apart(clones), [true, false]);
+        // A man that flies anywhere or steps, one at a time; both at once.
+        let flies = "moves A { place  if in-hand == 0 {\n\
+                     if from is empty { move to any empty } else { step all } } }\n\
+                     moves B { if in-hand == 0 { move to any empty  step all } }";
+        assert_eq!(apart(flies), [true, false]);
     }
 }
