@@ -190,7 +190,14 @@ fn new_pieces_leave_the_mover_in_place() {
     assert!(m.contains(&"S@b2".to_string()) && m.contains(&"a1-c1".to_string()));
     let pos = after(&g, "S@b2");
     assert_eq!(at(&g, &pos, "a1"), Some('S'));
-    assert_eq!(at(&g, &pos, "b2"), Some('S'));
+    assert_eq!(at(&g, &pos, "b2"), Some('S')); // A `new` statement right after a test (`to empty`) starts a statement: the test
+    // does not take `new` for a piece's name.
+    let g = load(
+        "players { a b }\nboard 3 x 3\npiece Stone letter S\nsetup { a Stone a1  b Stone c3 }\n\
+         moves Stone { new step orthogonal to empty  new step diagonal to empty }\n\
+         end { when no moves: next loses }\n",
+    );
+    assert_eq!(moves(&g, &g.start()), ["S@a2", "S@b1", "S@b2"]);
 }
 
 #[test]
