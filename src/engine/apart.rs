@@ -8,13 +8,19 @@ use crate::geometry::MAX_DIRS;
 use crate::ir::visit::{Visitor, walk_stmt};
 use crate::ir::{CellExpr, DirRef, Slot, Stmt, Test};
 
+/// Whether rules could write one move twice: they may by their count of statements
+/// (`may_duplicate`), and their targets are not provably apart (`targets_apart`).
+pub(super) fn may_write_twice<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {
+    may_duplicate(stmts) && !targets_apart(geo, players, stmts)
+}
+
 /// Whether rules may produce one move twice, by counting the statements that produce
 /// moves, times the loops around them. Rules whose targets provably never meet are told
 /// apart by `targets_apart`.
 /// Placements (from the hand), pieces made from nothing (`new`), chains of hops (written
 /// with their path) and other moves of a piece on the board are never written alike, so
 /// each kind is counted apart.
-pub(super) fn may_duplicate(stmts: &[Stmt]) -> bool {
+fn may_duplicate(stmts: &[Stmt]) -> bool {
     struct Count {
         times: usize,
         inside_new: bool,
@@ -84,7 +90,7 @@ const MOST_ALTERNATIVES: usize = 16;
 /// over distinct directions each pass reaches distinct cells of its own line
 /// (`along_each`). The two branches of an `if … else` never run together: each is
 /// checked with the statements beside it.
-pub(super) fn targets_apart<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {
+fn targets_apart<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[Stmt]) -> bool {
     let mut alternatives = vec![Vec::new()];
     expand(stmts, &mut alternatives)
         && (alternatives.iter()).all(|together| apart_together(geo, players, together))

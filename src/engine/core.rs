@@ -3,7 +3,7 @@
 //! could ever attack, whether two rules could yield the same move, what makes a move
 //! irreversible).
 
-use super::apart::{self, targets_apart};
+use super::apart::may_write_twice;
 use super::apply::CEffect;
 use super::bits::Bits;
 use super::compile::test::{CTest, TestEnv};
@@ -491,7 +491,7 @@ impl<const W: usize> Core<W> {
         let may_duplicate: Vec<bool> = g
             .moves
             .iter()
-            .map(|m| apart::may_duplicate(m) && !targets_apart(&geo, players, m))
+            .map(|m| may_write_twice(&geo, players, m))
             .collect();
         let acts_on_board: Vec<bool> = g.moves.iter().map(|m| acts_on_board(m)).collect();
         let all_act_on_board = acts_on_board.iter().all(|&a| a);
@@ -739,7 +739,7 @@ impl<const W: usize> Core<W> {
                         .filter(|s| !matches!(s, Stmt::Class { .. }))
                         .cloned()
                         .collect();
-                    !apart::may_duplicate(&rest) || targets_apart(&core.geo, players, &rest)
+                    !may_write_twice(&core.geo, players, &rest)
                 })
                 .filter(|&p| many(p))
                 .map(|p| p as u8)
