@@ -46,24 +46,36 @@ impl VisitorMut for Merge {
 
 /// Merges into the first of them each later part whose quantifier (reached through
 /// `inner`) can join an earlier one's, keeping the order of the rest.
+///
+/// Only quantifiers are paired, and against at most `HEADS` earlier ones, so that an
+/// `and` of tens of thousands of parts (a hostile file) costs linear time, not the
+/// square of its length.
 fn merge_within(parts: &mut Vec<Cond>, inner: fn(&mut Cond) -> Option<&mut Cond>) {
-    let mut i = 0;
-    while i < parts.len() {
-        let mut j = i + 1;
-        while j < parts.len() {
-            let (head, tail) = parts.split_at_mut(j);
-            let joined = match (inner(&mut head[i]), inner(&mut tail[0])) {
+    const HEADS: usize = 32;
+    let mut heads: Vec<usize> = Vec::new();
+    let mut joined = vec![false; parts.len()];
+    for j in 0..parts.len() {
+        if !matches!(inner(&mut parts[j]), Some(Cond::Exists { .. })) {
+            continue;
+        }
+        let (head, tail) = parts.split_at_mut(j);
+        let merged = heads
+            .iter()
+            .any(|&i| match (inner(&mut head[i]), inner(&mut tail[0])) {
                 (Some(a), Some(b)) => join(a, b),
                 _ => false,
-            };
-            if joined {
-                parts.remove(j);
-            } else {
-                j += 1;
-            }
+            });
+        if merged {
+            joined[j] = true;
+        } else if heads.len() < HEADS {
+            heads.push(j);
         }
-        i += 1;
     }
+    let mut k = 0;
+    parts.retain(|_| {
+        k += 1;
+        !joined[k - 1]
+    });
 }
 
 /// Makes `a` hold where `a` or `b` does, when both are `any d in DIRS: X is T` over the
