@@ -27,21 +27,48 @@ use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
 use super::generate::{Emit, Mode};
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NONE, State};
-use crate::ir::{CellExpr, Cond, Effect, PlayerRef, Program, Stmt, Test};
+use crate::ir::{CellExpr, Cond, Effect, Owner, PlayerRef, Program, Stmt, Test};
 
-/// Adds a condition's footprint to the set, and gives the condition's value when finding
-/// the footprint told it (`attacked` is known from the lines looked along), so that it
-/// need not be evaluated again.
+/// The cells a condition reads, told apart by what it reads there.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen<const W: usize> {
+    /// Cells whose content (or flags, with content) it reads: a plain move starting or
+    /// ending on one may change its value.
+    pub cells: Bits<W>,
+    /// Cells whose flags alone it reads (a line of sight along tiles): only a move that
+    /// writes a flag there may change its value.
+    pub flags: Bits<W>,
+    /// The cells of the pieces it finds (`find friend King`), among `cells`.
+    pub found: Bits<W>,
+}
+
+impl<const W: usize> Seen<W> {
+    const NONE: Seen<W> = Seen {
+        cells: Bits::EMPTY,
+        flags: Bits::EMPTY,
+        found: Bits::EMPTY,
+    };
+
+    /// Every cell read.
+    #[inline(always)]
+    pub fn all(&self) -> Bits<W> {
+        self.cells.or(self.flags)
+    }
+}
+
+/// Adds a condition's footprint to what is seen, and gives the condition's value when
+/// finding the footprint told it (`attacked` is known from the lines looked along), so
+/// that it need not be evaluated again.
 type FootFn<const W: usize> = Box<
-    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) -> Option<bool>
+    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Seen<W>) -> Option<bool>
         + Send
         + Sync
         + std::panic::RefUnwindSafe,
 >;
 
-/// Adds the cells a cell expression reads to the set, and gives its value.
+/// Adds the cells a cell expression reads to what is seen, and gives its value.
 type FootCell<const W: usize> = Box<
-    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Bits<W>) -> Cell
+    dyn Fn(&Core<W>, &State<W>, &mut Ctx, &mut Seen<W>) -> Cell
         + Send
         + Sync
         + std::panic::RefUnwindSafe,
@@ -60,6 +87,29 @@ fn local(t: &Test) -> bool {
         Test::Attacked | Test::Def { .. } => false,
         Test::Not(t) => local(t),
         Test::And(v) | Test::Or(v) => v.iter().all(local),
+    }
+}
+
+/// A test that reads only flags and fixed regions, never what stands on the cell: no move
+/// of a piece changes it, only a move that writes a flag.
+pub(super) fn flags_only(t: &Test) -> bool {
+    match t {
+        Test::Any | Test::Flag(_) | Test::Region(_) => true,
+        Test::Not(t) => flags_only(t),
+        Test::And(v) | Test::Or(v) => v.iter().all(flags_only),
+        _ => false,
+    }
+}
+
+/// A test that holds only on a piece of another player's or a neutral one: a plain move
+/// of the mover's piece never makes it hold where it did not, since it brings no such
+/// piece anywhere (it may take one, where the test held).
+pub(super) fn foreign_only(t: &Test) -> bool {
+    match t {
+        Test::Piece { owner, .. } => matches!(owner, Owner::Enemy | Owner::Neutral),
+        Test::And(v) => v.iter().any(foreign_only),
+        Test::Or(v) => v.iter().all(foreign_only),
+        _ => false,
     }
 }
 
@@ -91,25 +141,31 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     t if local(t) => Some(self.test(t)),
                     _ => return None,
                 };
+                let foreign = foreign_only(t);
                 Box::new(move |core, st, cx, f| {
                     let c = cell(core, st, cx, f);
                     if c == NONE {
                         return Some(false);
                     }
-                    f.insert(c);
                     let Some(t) = &test else {
+                        f.cells.insert(c);
                         return match core.attack_footprint(st, cx.me, c) {
                             Some((a, attacked)) => {
-                                *f = f.or(a);
+                                f.cells = f.cells.or(a);
                                 Some(attacked)
                             }
                             None => {
-                                *f = core.geo.all;
+                                f.cells = core.geo.all;
                                 None
                             }
                         };
                     };
-                    Some(t.holds(core, st, cx, c))
+                    let holds = t.holds(core, st, cx, c);
+                    // Where a test of another's pieces fails, no plain move makes it hold.
+                    if holds || !foreign {
+                        f.cells.insert(c);
+                    }
+                    Some(holds)
                 })
             }
             Cond::CellEq(a, b) => {
@@ -139,6 +195,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     value.get()
                 })
             }
+            Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body }
+                if let Some(sight) =
+                    self.sight_footprint(*slot, dirs, body, matches!(c, Cond::Forall { .. })) =>
+            {
+                sight
+            }
             Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
                 let (slot, dirs, body) =
                     (*slot as usize, dirs.clone(), self.footprint(body, attacks)?);
@@ -164,6 +226,74 @@ impl<const W: usize> ExprCompiler<'_, W> {
         })
     }
 
+    /// Lines of sight from one cell (`any d in D: first T from X toward d is U`, T given
+    /// as a set, X not read from `d`): X found once, and each line one mask, rather
+    /// than each direction finding X and walking its line through the general parts.
+    fn sight_footprint(
+        &self,
+        slot: crate::ir::Slot,
+        dirs: &[crate::ir::DirRef],
+        body: &Cond,
+        all: bool,
+    ) -> Option<FootFn<W>> {
+        let Cond::Is(
+            CellExpr::First {
+                test,
+                start,
+                dir: crate::ir::DirRef::Var(s),
+            },
+            u,
+        ) = body
+        else {
+            return None;
+        };
+        let independent = match &**start {
+            CellExpr::Find(_) | CellExpr::Const(_) => true,
+            CellExpr::Slot(x) => x != s,
+            _ => false,
+        };
+        let stops = self.test(test);
+        if *s != slot || !independent || !local(test) || !stops.is_set() || !local(u) {
+            return None;
+        }
+        let (flags, foreign) = (flags_only(test), foreign_only(u));
+        let (start, u, dirs) = (self.foot_cell(start)?, self.test(u), dirs.to_vec());
+        if !u.is_set() {
+            return None;
+        }
+        Some(Box::new(move |core, st, cx, f| {
+            let c = start(core, st, cx, f);
+            if c == NONE {
+                return Some(all && dirs.is_empty());
+            }
+            let set = stops.set(core, st, cx).expect("a set test");
+            let passing = u.set(core, st, cx).expect("a set test");
+            // The lines looked along, the first cell of T on each, and whether that cell
+            // passes U on some line and on every line.
+            let (mut lines, mut firsts, mut some, mut every) =
+                (Bits::EMPTY, Bits::EMPTY, false, true);
+            for &d in &dirs {
+                let seen = core.ray_to_first(c as usize, core.dir(cx, d) as usize & 7, set);
+                lines = lines.or(seen);
+                let first = seen.and(set);
+                firsts = firsts.or(first);
+                let holds = first.intersects(&passing);
+                some |= holds;
+                every &= holds;
+            }
+            if flags {
+                f.flags = f.flags.or(lines);
+            } else {
+                f.cells = f.cells.or(lines);
+            }
+            // Where a test of another's pieces fails, no plain move makes it hold.
+            f.cells = f
+                .cells
+                .or(if foreign { firsts.and(passing) } else { firsts });
+            Some(if all { every } else { some })
+        }))
+    }
+
     fn foot_cell(&self, e: &CellExpr) -> Option<FootCell<W>> {
         Some(match e {
             &CellExpr::Const(c) => Box::new(move |_, _, _, _| c),
@@ -177,6 +307,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             CellExpr::First { test, start, dir } if local(test) => {
                 let (t, start, d) = (self.test(test), self.foot_cell(start)?, *dir);
+                // Along tiles, the cells looked at are read for their flags alone.
+                let flags = flags_only(test);
                 if t.is_set() {
                     // The ray up to its first cell of T, as one mask: the cells looked at.
                     return Some(Box::new(move |core, st, cx, f| {
@@ -186,7 +318,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         }
                         let set = t.set(core, st, cx).expect("a set test");
                         let seen = core.ray_to_first(c as usize, core.dir(cx, d) as usize & 7, set);
-                        *f = f.or(seen);
+                        if flags {
+                            f.flags = f.flags.or(seen);
+                        } else {
+                            f.cells = f.cells.or(seen);
+                        }
                         seen.and(set).lowest().unwrap_or(NONE)
                     }));
                 }
@@ -197,7 +333,11 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         return NONE;
                     }
                     for &x in core.geo.board.ray(c, core.dir(cx, d)) {
-                        f.insert(x);
+                        if flags {
+                            f.flags.insert(x);
+                        } else {
+                            f.cells.insert(x);
+                        }
                         if t.holds(core, st, cx, x) {
                             return x;
                         }
@@ -211,7 +351,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 let t = self.test(test);
                 Box::new(move |core, st, cx, f| {
                     let cells = t.set(core, st, cx).expect("a set test");
-                    *f = f.or(cells);
+                    f.cells = f.cells.or(cells);
+                    f.found = f.found.or(cells);
                     cells.lowest().unwrap_or(NONE)
                 })
             }
@@ -266,6 +407,8 @@ struct Writes {
     slots: Vec<u8>,
     /// Whether a cell other than the origin is emptied.
     removes: bool,
+    /// Whether a flag is set or cleared on the origin or the target.
+    ends_flagged: bool,
 }
 
 /// The writes of an effect block, when `Writes` can tell them.
@@ -278,6 +421,8 @@ fn writes(effects: &[Effect]) -> Option<Writes> {
             Effect::Counter { .. } | Effect::Again => true,
             Effect::SetFlag { at, .. } | Effect::Remove(at) => {
                 w.removes |= matches!(e, Effect::Remove(_)) && *at != CellExpr::From;
+                w.ends_flagged |= matches!(e, Effect::SetFlag { .. })
+                    && matches!(at, CellExpr::From | CellExpr::To);
                 match at {
                     CellExpr::From | CellExpr::To => true,
                     &CellExpr::Slot(s) => {
@@ -293,6 +438,7 @@ fn writes(effects: &[Effect]) -> Option<Writes> {
     let mut w = Writes {
         slots: Vec::new(),
         removes: false,
+        ends_flagged: false,
     };
     gather(effects, &mut w).then_some(w)
 }
@@ -361,6 +507,10 @@ pub struct Footprint<const W: usize> {
     /// move of theirs with no effects of its own is judged without them, as a bare move
     /// (`Core::judged_plain`).
     pub unread_after: u32,
+    /// The condition as the cells where the piece it finds may stand, when it is made
+    /// of lines of sight from it (`sight.rs`): a plain move of that piece is judged by
+    /// its target.
+    pub standing: Option<super::sight::Standing<W>>,
 }
 
 impl<const W: usize> Footprint<W> {
@@ -386,33 +536,69 @@ impl<const W: usize> Footprint<W> {
             unread_after,
             blocks: program.effects.iter().map(|b| writes(b)).collect(),
             asks_attacked: asks_attacked(legal),
+            standing: x.standing(legal),
         })
     }
 
-    /// Whether a move writes no cell of footprint `f`: a move of a piece from its origin
-    /// to its target (no chain, placement or choice), whose own effects and `after`
-    /// effects write only those cells and cells it carries (`Writes`).
+    /// The cells where a move of `piece` with no effects of its own, starting or ending
+    /// there, may change the condition: those whose content it reads, and those whose
+    /// flags it reads too when the piece's `after` effects may write a flag it reads.
+    #[inline(always)]
+    fn judged_at(&self, seen: &Seen<W>, piece: u8) -> Bits<W> {
+        if self.unread_after >> piece & 1 != 0 {
+            seen.cells
+        } else {
+            seen.all()
+        }
+    }
+
+    /// Whether a move is a plain move (no effects of its own, `after` effects that write
+    /// nothing the condition reads) of the one piece the condition finds.
+    #[inline(always)]
+    fn moves_found(&self, m: &Move, seen: &Seen<W>) -> bool {
+        m.kind == MoveKind::Normal
+            && m.hops == 0
+            && m.choice == NO_CHOICE
+            && m.effect == NONE
+            && (self.plain_after & self.unread_after) >> m.piece & 1 != 0
+            && seen.found.has(m.from)
+            && !seen.found.at_least(2)
+    }
+
+    /// Whether a move writes nothing the condition reads: a move of a piece from its
+    /// origin to its target (no chain, placement or choice), whose own effects and
+    /// `after` effects write only those cells and cells it carries (`Writes`), none of
+    /// them read.
     #[inline]
-    fn misses(&self, m: &Move, f: &Bits<W>) -> bool {
+    fn misses(&self, m: &Move, seen: &Seen<W>) -> bool {
         if m.kind != MoveKind::Normal
             || m.hops != 0
             || m.choice != NO_CHOICE
             || self.plain_after >> m.piece & 1 == 0
-            || f.has(m.from)
-            || f.has(m.to)
         {
             return false;
         }
         if m.effect == NONE {
-            return true;
+            let f = self.judged_at(seen, m.piece);
+            return !f.has(m.from) && !f.has(m.to);
         }
-        match &self.blocks[m.effect as usize] {
-            Some(w) if !(w.removes && self.asks_attacked) => w.slots.iter().all(|&s| {
-                let c = m.slots[s as usize];
-                c == NONE || !f.has(c)
-            }),
-            _ => false,
+        let Some(w) = &self.blocks[m.effect as usize] else {
+            return false;
+        };
+        let ends = if w.ends_flagged {
+            seen.all()
+        } else {
+            self.judged_at(seen, m.piece)
+        };
+        if ends.has(m.from) || ends.has(m.to) || (w.removes && self.asks_attacked) {
+            return false;
         }
+        // A cell it carries may have a flag written or its piece taken.
+        let all = seen.all();
+        w.slots.iter().all(|&s| {
+            let c = m.slots[s as usize];
+            c == NONE || !all.has(c)
+        })
     }
 }
 
@@ -428,7 +614,7 @@ impl<const W: usize> Core<W> {
             return buf.len() as u32;
         };
         let me = st.s.to_move;
-        let (f, before) = self.foot_and_value(st, fp, legal);
+        let (seen, before) = self.foot_and_value(st, fp, legal);
         buf.clear();
         let mut batched = 0;
         let mut together = Bits::EMPTY;
@@ -436,6 +622,7 @@ impl<const W: usize> Core<W> {
             if fp.plain_after >> piece & 1 == 0 {
                 continue;
             }
+            let f = fp.judged_at(&seen, piece);
             // The pieces on the footprint run their rules, as any piece's.
             let mine = st.by_owner[me as usize]
                 .and(st.by_type[piece as usize])
@@ -448,14 +635,18 @@ impl<const W: usize> Core<W> {
                 batched += self.judge_batch(st, piece, mine, batch, holding, f, buf);
             }
         }
-        let mut e = Emit::new(Mode::Judge(f), buf);
+        let mut e = Emit::new(Mode::Judge(seen.cells), buf);
         e.count = batched;
         let others = st.by_owner[me as usize].minus(together);
         self.origins_among(st, others, |from, piece| {
             let plain = fp.plain_after >> piece & 1 != 0;
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
-            e.mode = if plain { Mode::Judge(f) } else { Mode::Collect };
+            e.mode = if plain {
+                Mode::Judge(fp.judged_at(&seen, piece))
+            } else {
+                Mode::Collect
+            };
             if plain && self.moves_as_sets >> piece & 1 != 0 && from != NONE {
                 // Its targets as sets, handed to the emitter as its rules would hand
                 // them, with no rule run.
@@ -470,14 +661,48 @@ impl<const W: usize> Core<W> {
             self.run(st, from, piece, &mut e);
         });
         let mut count = if before { e.count } else { 0 };
+        if fp.standing.is_none() {
+            // Apart, so that conditions with no lines of sight pay nothing for them.
+            for m in buf.iter() {
+                count += if fp.misses(m, &seen) {
+                    before
+                } else {
+                    self.is_legal(st, m)
+                } as u32;
+            }
+            return count;
+        }
+        let mut standing = None;
         for m in buf.iter() {
-            count += if fp.misses(m, &f) {
-                before
-            } else {
-                self.is_legal(st, m)
-            } as u32;
+            count += self.judged(st, fp, &seen, before, m, &mut standing) as u32;
         }
         count
+    }
+
+    /// Whether a candidate passes `legal if`, given the footprint `seen` and the value
+    /// `before` the move: taken when the move misses the footprint, seen after the move
+    /// without playing it when it is a plain move of a piece the condition finds, and
+    /// otherwise played and judged.
+    #[inline(always)]
+    fn judged(
+        &self,
+        st: &mut State<W>,
+        fp: &Footprint<W>,
+        seen: &Seen<W>,
+        before: bool,
+        m: &Move,
+        standing: &mut Option<Bits<W>>,
+    ) -> bool {
+        if fp.misses(m, seen) {
+            return before;
+        }
+        if let Some(cells) = &fp.standing
+            && fp.moves_found(m, seen)
+        {
+            let may = standing.get_or_insert_with(|| cells(self, st, &Ctx::new(st.s.to_move)));
+            return may.has(m.to);
+        }
+        self.is_legal(st, m)
     }
 
     /// The footprint of `legal if` in this position and the condition's value, from
@@ -487,12 +712,12 @@ impl<const W: usize> Core<W> {
         st: &State<W>,
         fp: &Footprint<W>,
         legal: &super::evaluate::CondFn<W>,
-    ) -> (Bits<W>, bool) {
+    ) -> (Seen<W>, bool) {
         let me = st.s.to_move;
-        let mut f = Bits::EMPTY;
-        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut f);
+        let mut seen = Seen::NONE;
+        let known = (fp.foot)(self, st, &mut Ctx::new(me), &mut seen);
         (
-            f,
+            seen,
             known.unwrap_or_else(|| legal(self, st, &mut Ctx::new(me))),
         )
     }
@@ -507,14 +732,9 @@ impl<const W: usize> Core<W> {
             out.retain(|m| self.is_legal(st, m));
             return;
         };
-        let (f, before) = self.foot_and_value(st, fp, legal);
-        out.retain(|m| {
-            if fp.misses(m, &f) {
-                before
-            } else {
-                self.is_legal(st, m)
-            }
-        });
+        let (seen, before) = self.foot_and_value(st, fp, legal);
+        let mut standing = None;
+        out.retain(|m| self.judged(st, fp, &seen, before, m, &mut standing));
     }
 }
 
@@ -550,44 +770,129 @@ mod tests {
             if !path.contains("shakti") {
                 assert_ne!(bare.judged_after, bare.after_pieces, "{path}");
             }
-            let mut played = Core::<1>::of_text(&text);
-            played.legal_foot = None;
-            played.judges_in_bulk = false;
-            played.judged_after = played.after_pieces;
-            let (mut positions, mut moves) = (0, 0);
-            for game in 0..30 {
-                let mut rng = Rng::for_playout(11, game);
-                let mut pos = core.start_pos();
-                for _ in 0..120 {
-                    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-                    core.legal_moves(&mut pos.st, &mut a);
-                    played.legal_moves(&mut pos.st, &mut b);
-                    bare.legal_moves(&mut pos.st, &mut c);
-                    for x in [&a, &c] {
-                        assert!(
-                            x.len() == b.len() && x.iter().zip(&b).all(|(x, y)| x.same_as(y)),
-                            "{path}, game {game}, ply {}: {} moves against {}",
-                            pos.st.s.ply,
-                            x.len(),
-                            b.len()
-                        );
-                    }
-                    // Counted, most moves as sets: as many as listed.
-                    let counted = core.count_legal(&mut pos.st, &mut Vec::new());
-                    assert_eq!(counted as usize, b.len(), "{path}, game {game}");
-                    positions += 1;
-                    moves += a.len();
-                    if a.is_empty() {
-                        break;
-                    }
-                    core.play(&mut pos, &a[rng.below(a.len())]);
-                }
-            }
+            let (positions, moves) = agrees_with_playing(&core, &bare, &text, path);
             assert!(
                 positions > 1000 && moves > 10_000,
                 "{path}: {positions}, {moves}"
             );
         }
+    }
+
+    /// Plays 30 random games of `core`, checking in every position that its moves, and
+    /// their count, are those of the game judged by playing every candidate (and of
+    /// `bare`'s). Returns how many positions and moves were seen.
+    fn agrees_with_playing(
+        core: &Core<1>,
+        bare: &Core<1>,
+        text: &str,
+        label: &str,
+    ) -> (usize, usize) {
+        let mut played = Core::<1>::of_text(text);
+        played.legal_foot = None;
+        played.judges_in_bulk = false;
+        played.judged_after = played.after_pieces;
+        let (mut positions, mut moves) = (0, 0);
+        for game in 0..30 {
+            let mut rng = Rng::for_playout(11, game);
+            let mut pos = core.start_pos();
+            for _ in 0..120 {
+                let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+                core.legal_moves(&mut pos.st, &mut a);
+                played.legal_moves(&mut pos.st, &mut b);
+                bare.legal_moves(&mut pos.st, &mut c);
+                for x in [&a, &c] {
+                    assert!(
+                        x.len() == b.len() && x.iter().zip(&b).all(|(x, y)| x.same_as(y)),
+                        "{label}, game {game}, ply {}: {} moves against {}",
+                        pos.st.s.ply,
+                        x.len(),
+                        b.len()
+                    );
+                }
+                // Counted, most moves as sets: as many as listed.
+                let counted = core.count_legal(&mut pos.st, &mut Vec::new());
+                assert_eq!(counted as usize, b.len(), "{label}, game {game}");
+                positions += 1;
+                moves += a.len();
+                if a.is_empty() {
+                    break;
+                }
+                core.play(&mut pos, &a[rng.below(a.len())]);
+            }
+        }
+        (positions, moves)
+    }
+
+    /// Lines of sight from a found piece, read along holes (flags alone) or along pieces
+    /// (content), testing another's pieces or the mover's own, with one piece found or
+    /// two: each kind of read is told apart rightly, and so are the moves of the piece
+    /// found (`sight.rs`), captures of the pieces it looks for among them.
+    #[test]
+    fn lines_of_sight_are_judged_by_what_they_read() {
+        let game = |seen: &str, kings: &str, rook: &str| {
+            format!(
+                "players {{ white black }}\n\
+                 board 6 x 6\n\
+                 flag tile = all - b3 e4 c5\n\
+                 piece King letter K\n\
+                 piece Rook letter R\n\
+                 setup {{ white King {kings}  white Rook a1 f1\n black King d6  black Rook a6 f6 c4 }}\n\
+                 moves King {{ step all to not friend }}\n\
+                 moves Rook {{ slide orthogonal to tile and not friend{rook} }}\n\
+                 legal if {seen}\n\
+                 pass when no moves\n\
+                 end {{ when no moves and passes >= 1: draw }}\n"
+            )
+        };
+        let (mut standing, mut seen_in_all) = (0, 0);
+        let sight = |stops: &str, d: &str, seen: &str| {
+            format!("{d} d in all: first {stops} from find friend King toward d is {seen}")
+        };
+        for stops in ["tile", "occupied"] {
+            for seen in [
+                format!("not ({})", sight(stops, "any", "enemy Rook")),
+                format!(
+                    "not ({})",
+                    sight(stops, "any", "(enemy Rook or enemy King)")
+                ),
+                format!("not ({})", sight(stops, "any", "friend Rook")),
+                format!(
+                    "({}) or not ({})",
+                    sight(stops, "all", "enemy"),
+                    sight(stops, "any", "enemy King")
+                ),
+            ] {
+                // Rooks that leave a hole behind them, in their own effects or in
+                // `after` effects: the lines along holes change.
+                let rooks = [
+                    "",
+                    " then { clear tile at from }",
+                    " }\nafter move of Rook { clear tile at from",
+                ];
+                for (kings, rook) in [
+                    ("c1", ""),
+                    ("c1 d1", ""),
+                    ("c1", rooks[1]),
+                    ("c1", rooks[2]),
+                ] {
+                    let text = game(&seen, kings, rook);
+                    let core = Core::<1>::of_text(&text);
+                    let label = format!("{stops} / {seen} / {kings} / {rook}");
+                    assert!(core.legal_foot.is_some(), "{label}");
+                    let fp = core.legal_foot.as_ref().expect("a footprint");
+                    standing += fp.standing.is_some() as u32;
+                    let mut bare = Core::<1>::of_text(&text);
+                    bare.legal_foot = None;
+                    bare.judges_in_bulk = false;
+                    let (positions, _) = agrees_with_playing(&core, &bare, &text, &label);
+                    assert!(positions > 50, "{label}: {positions}");
+                    seen_in_all += positions;
+                }
+            }
+        }
+        assert!(seen_in_all > 10_000, "{seen_in_all}");
+        // Along holes, at another's pieces only.
+        assert_eq!(standing, 12);
     }
 
     /// An `after` block that writes a flag the condition reads runs when a move is

@@ -34,6 +34,7 @@ mod phase;
 mod placeplay;
 mod position;
 pub mod search;
+mod sight;
 mod state;
 mod status;
 
