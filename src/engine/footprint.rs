@@ -38,15 +38,12 @@ pub struct Seen<const W: usize> {
     /// Cells whose flags alone it reads (a line of sight along tiles): only a move that
     /// writes a flag there may change its value.
     pub flags: Bits<W>,
-    /// The cells of the pieces it finds (`find friend King`), among `cells`.
-    pub found: Bits<W>,
 }
 
 impl<const W: usize> Seen<W> {
     const NONE: Seen<W> = Seen {
         cells: Bits::EMPTY,
         flags: Bits::EMPTY,
-        found: Bits::EMPTY,
     };
 
     /// Every cell read.
@@ -352,7 +349,6 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 Box::new(move |core, st, cx, f| {
                     let cells = t.set(core, st, cx).expect("a set test");
                     f.cells = f.cells.or(cells);
-                    f.found = f.found.or(cells);
                     cells.lowest().unwrap_or(NONE)
                 })
             }
@@ -476,6 +472,20 @@ fn unread(effects: &[Effect], read: u32) -> bool {
     })
 }
 
+/// Whether a condition looks along lines for a test of flags alone (`Seen::flags`).
+fn reads_flags_alone(c: &Cond) -> bool {
+    struct Reads(bool);
+    impl crate::ir::visit::Visitor for Reads {
+        fn cell(&mut self, e: &CellExpr) {
+            self.0 |= matches!(e, CellExpr::First { test, .. } if flags_only(test));
+            crate::ir::visit::walk_cell(self, e);
+        }
+    }
+    let mut r = Reads(false);
+    crate::ir::visit::Visitor::cond(&mut r, c);
+    r.0
+}
+
 /// Whether a condition asks `attacked`, whose footprint holds only for moves that empty
 /// no cell but their origin (`Core::attack_footprint`).
 fn asks_attacked(c: &Cond) -> bool {
@@ -510,7 +520,9 @@ pub struct Footprint<const W: usize> {
     /// The condition as the cells where the piece it finds may stand, when it is made
     /// of lines of sight from it (`sight.rs`): a plain move of that piece is judged by
     /// its target.
-    pub standing: Option<super::sight::Standing<W>>,
+    pub standing: Option<(super::sight::Standing<W>, super::compile::test::CTest<W>)>,
+    /// Whether some cells are read for their flags alone (`Seen::flags`).
+    flags_alone: bool,
 }
 
 impl<const W: usize> Footprint<W> {
@@ -536,33 +548,36 @@ impl<const W: usize> Footprint<W> {
             unread_after,
             blocks: program.effects.iter().map(|b| writes(b)).collect(),
             asks_attacked: asks_attacked(legal),
-            standing: x.standing(legal),
+            standing: x
+                .standing(legal)
+                .map(|(cells, find)| (cells, x.test(&find))),
+            flags_alone: reads_flags_alone(legal),
         })
     }
 
     /// The cells where a move of `piece` with no effects of its own, starting or ending
     /// there, may change the condition: those whose content it reads, and those whose
     /// flags it reads too when the piece's `after` effects may write a flag it reads.
+    /// With `FLAGS` false, the condition reads no cell for its flags alone (`flags` is
+    /// empty), and the test is left out.
     #[inline(always)]
-    fn judged_at(&self, seen: &Seen<W>, piece: u8) -> Bits<W> {
-        if self.unread_after >> piece & 1 != 0 {
+    fn judged_at<const FLAGS: bool>(&self, seen: &Seen<W>, piece: u8) -> Bits<W> {
+        if !FLAGS || self.unread_after >> piece & 1 != 0 {
             seen.cells
         } else {
             seen.all()
         }
     }
 
-    /// Whether a move is a plain move (no effects of its own, `after` effects that write
-    /// nothing the condition reads) of the one piece the condition finds.
+    /// Whether a move is a plain move: no effects of its own, `after` effects that write
+    /// nothing the condition reads.
     #[inline(always)]
-    fn moves_found(&self, m: &Move, seen: &Seen<W>) -> bool {
+    fn plain(&self, m: &Move) -> bool {
         m.kind == MoveKind::Normal
             && m.hops == 0
             && m.choice == NO_CHOICE
             && m.effect == NONE
             && (self.plain_after & self.unread_after) >> m.piece & 1 != 0
-            && seen.found.has(m.from)
-            && !seen.found.at_least(2)
     }
 
     /// Whether a move writes nothing the condition reads: a move of a piece from its
@@ -570,7 +585,7 @@ impl<const W: usize> Footprint<W> {
     /// `after` effects write only those cells and cells it carries (`Writes`), none of
     /// them read.
     #[inline]
-    fn misses(&self, m: &Move, seen: &Seen<W>) -> bool {
+    fn misses<const FLAGS: bool>(&self, m: &Move, seen: &Seen<W>) -> bool {
         if m.kind != MoveKind::Normal
             || m.hops != 0
             || m.choice != NO_CHOICE
@@ -579,22 +594,22 @@ impl<const W: usize> Footprint<W> {
             return false;
         }
         if m.effect == NONE {
-            let f = self.judged_at(seen, m.piece);
+            let f = self.judged_at::<FLAGS>(seen, m.piece);
             return !f.has(m.from) && !f.has(m.to);
         }
         let Some(w) = &self.blocks[m.effect as usize] else {
             return false;
         };
-        let ends = if w.ends_flagged {
+        let ends = if FLAGS && w.ends_flagged {
             seen.all()
         } else {
-            self.judged_at(seen, m.piece)
+            self.judged_at::<FLAGS>(seen, m.piece)
         };
         if ends.has(m.from) || ends.has(m.to) || (w.removes && self.asks_attacked) {
             return false;
         }
         // A cell it carries may have a flag written or its piece taken.
-        let all = seen.all();
+        let all = if FLAGS { seen.all() } else { seen.cells };
         w.slots.iter().all(|&s| {
             let c = m.slots[s as usize];
             c == NONE || !all.has(c)
@@ -613,6 +628,22 @@ impl<const W: usize> Core<W> {
             self.legal_moves(st, buf);
             return buf.len() as u32;
         };
+        // Apart, so that conditions that read no flags alone pay nothing for telling
+        // them apart.
+        if fp.flags_alone {
+            self.count_judged_in::<true>(st, buf, fp, legal)
+        } else {
+            self.count_judged_in::<false>(st, buf, fp, legal)
+        }
+    }
+
+    fn count_judged_in<const FLAGS: bool>(
+        &self,
+        st: &mut State<W>,
+        buf: &mut Vec<Move>,
+        fp: &Footprint<W>,
+        legal: &super::evaluate::CondFn<W>,
+    ) -> u32 {
         let me = st.s.to_move;
         let (seen, before) = self.foot_and_value(st, fp, legal);
         buf.clear();
@@ -622,7 +653,7 @@ impl<const W: usize> Core<W> {
             if fp.plain_after >> piece & 1 == 0 {
                 continue;
             }
-            let f = fp.judged_at(&seen, piece);
+            let f = fp.judged_at::<FLAGS>(&seen, piece);
             // The pieces on the footprint run their rules, as any piece's.
             let mine = st.by_owner[me as usize]
                 .and(st.by_type[piece as usize])
@@ -643,7 +674,7 @@ impl<const W: usize> Core<W> {
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
             e.mode = if plain {
-                Mode::Judge(fp.judged_at(&seen, piece))
+                Mode::Judge(fp.judged_at::<FLAGS>(&seen, piece))
             } else {
                 Mode::Collect
             };
@@ -661,20 +692,9 @@ impl<const W: usize> Core<W> {
             self.run(st, from, piece, &mut e);
         });
         let mut count = if before { e.count } else { 0 };
-        if fp.standing.is_none() {
-            // Apart, so that conditions with no lines of sight pay nothing for them.
-            for m in buf.iter() {
-                count += if fp.misses(m, &seen) {
-                    before
-                } else {
-                    self.is_legal(st, m)
-                } as u32;
-            }
-            return count;
-        }
         let mut standing = None;
         for m in buf.iter() {
-            count += self.judged(st, fp, &seen, before, m, &mut standing) as u32;
+            count += self.judged::<FLAGS>(st, fp, &seen, before, m, &mut standing) as u32;
         }
         count
     }
@@ -683,24 +703,31 @@ impl<const W: usize> Core<W> {
     /// `before` the move: taken when the move misses the footprint, seen after the move
     /// without playing it when it is a plain move of a piece the condition finds, and
     /// otherwise played and judged.
+    /// Lines of sight (`standing`) read flags alone: with `FLAGS` false there are none.
     #[inline(always)]
-    fn judged(
+    fn judged<const FLAGS: bool>(
         &self,
         st: &mut State<W>,
         fp: &Footprint<W>,
         seen: &Seen<W>,
         before: bool,
         m: &Move,
-        standing: &mut Option<Bits<W>>,
+        standing: &mut Option<(Bits<W>, Option<Bits<W>>)>,
     ) -> bool {
-        if fp.misses(m, seen) {
+        if fp.misses::<FLAGS>(m, seen) {
             return before;
         }
-        if let Some(cells) = &fp.standing
-            && fp.moves_found(m, seen)
+        if FLAGS
+            && let Some((cells, find)) = &fp.standing
+            && fp.plain(m)
         {
-            let may = standing.get_or_insert_with(|| cells(self, st, &Ctx::new(st.s.to_move)));
-            return may.has(m.to);
+            // A move of the one piece found.
+            let cx = Ctx::new(st.s.to_move);
+            let (found, may) = standing
+                .get_or_insert_with(|| (find.set(self, st, &cx).expect("a set test"), None));
+            if found.has(m.from) && !found.at_least(2) {
+                return may.get_or_insert_with(|| cells(self, st, &cx)).has(m.to);
+            }
         }
         self.is_legal(st, m)
     }
@@ -734,7 +761,11 @@ impl<const W: usize> Core<W> {
         };
         let (seen, before) = self.foot_and_value(st, fp, legal);
         let mut standing = None;
-        out.retain(|m| self.judged(st, fp, &seen, before, m, &mut standing));
+        if fp.flags_alone {
+            out.retain(|m| self.judged::<true>(st, fp, &seen, before, m, &mut standing));
+        } else {
+            out.retain(|m| self.judged::<false>(st, fp, &seen, before, m, &mut standing));
+        }
     }
 }
 

@@ -26,9 +26,11 @@ pub type Standing<const W: usize> =
 
 impl<const W: usize> ExprCompiler<'_, W> {
     /// The condition as the cells where the piece it finds may stand, when it is made of
-    /// lines of sight from that one piece (`Standing`).
-    pub fn standing(&self, c: &Cond) -> Option<Standing<W>> {
-        self.standing_in(c, &mut Found::default())
+    /// lines of sight from that one piece (`Standing`), and the test that finds it.
+    pub fn standing(&self, c: &Cond) -> Option<(Standing<W>, Test)> {
+        let mut found = Found::default();
+        let cells = self.standing_in(c, &mut found)?;
+        Some((cells, found.test?))
     }
 
     fn standing_in(&self, c: &Cond, find: &mut Found) -> Option<Standing<W>> {
@@ -142,7 +144,7 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/shakti.game");
         let core = Core::<1>::of_text(&std::fs::read_to_string(path).expect("the game"));
         let fp = core.legal_foot.as_ref().expect("a footprint");
-        let standing = fp.standing.as_ref().expect("lines of sight from the King");
+        let (standing, _) = fp.standing.as_ref().expect("lines of sight from the King");
         let cond = core.legal.as_ref().expect("a condition");
         // Declared first.
         let king = 0;
