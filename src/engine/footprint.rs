@@ -31,13 +31,13 @@ use crate::ir::{CellExpr, Cond, Effect, Owner, PlayerRef, Program, Stmt, Test};
 
 /// The cells a condition reads, told apart by what it reads there.
 #[derive(Clone, Copy, Debug)]
-pub struct Seen<const W: usize> {
+struct Seen<const W: usize> {
     /// Cells whose content (or flags, with content) it reads: a plain move starting or
     /// ending on one may change its value.
-    pub cells: Bits<W>,
+    cells: Bits<W>,
     /// Cells whose flags alone it reads (a line of sight along tiles): only a move that
     /// writes a flag there may change its value.
-    pub flags: Bits<W>,
+    flags: Bits<W>,
 }
 
 impl<const W: usize> Seen<W> {
@@ -233,24 +233,14 @@ impl<const W: usize> ExprCompiler<'_, W> {
         body: &Cond,
         all: bool,
     ) -> Option<FootFn<W>> {
-        let Cond::Is(
-            CellExpr::First {
-                test,
-                start,
-                dir: crate::ir::DirRef::Var(s),
-            },
-            u,
-        ) = body
-        else {
-            return None;
-        };
-        let independent = match &**start {
+        let (test, start, u) = super::sight::line_of_sight(slot, body)?;
+        let independent = match start {
             CellExpr::Find(_) | CellExpr::Const(_) => true,
-            CellExpr::Slot(x) => x != s,
+            CellExpr::Slot(x) => *x != slot,
             _ => false,
         };
         let stops = self.test(test);
-        if *s != slot || !independent || !local(test) || !stops.is_set() || !local(u) {
+        if !independent || !local(test) || !stops.is_set() || !local(u) {
             return None;
         }
         let (flags, foreign) = (flags_only(test), foreign_only(u));

@@ -18,7 +18,7 @@ use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
 use super::footprint::{flags_only, foreign_only};
 use super::state::State;
-use crate::ir::{CellExpr, Cond, DirRef, Test};
+use crate::ir::{CellExpr, Cond, DirRef, Slot, Test};
 
 /// The cells where the found piece may stand for the condition to hold.
 pub type Standing<const W: usize> =
@@ -65,23 +65,13 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 self.standing_in(body, find)?
             }
             Cond::Exists { slot, dirs, body } | Cond::Forall { slot, dirs, body } => {
-                let Cond::Is(
-                    CellExpr::First {
-                        test,
-                        start,
-                        dir: DirRef::Var(s),
-                    },
-                    u,
-                ) = &**body
-                else {
-                    return None;
-                };
-                match &**start {
+                let (test, start, u) = line_of_sight(*slot, body)?;
+                match start {
                     CellExpr::Find(found) => find.same(found)?,
                     CellExpr::Slot(x) if find.slots.contains(x) => {}
                     _ => return None,
                 }
-                if s != slot || !flags_only(test) || !foreign_only(u) {
+                if !flags_only(test) || !foreign_only(u) {
                     return None;
                 }
                 let (stops, ends) = (self.test(test), self.test(u));
@@ -109,11 +99,27 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 }
 
+/// A quantifier's body that is a line of sight along its direction, `first T from X
+/// toward d is U`: T, X and U.
+pub(super) fn line_of_sight(slot: Slot, body: &Cond) -> Option<(&Test, &CellExpr, &Test)> {
+    match body {
+        Cond::Is(
+            CellExpr::First {
+                test,
+                start,
+                dir: DirRef::Var(s),
+            },
+            u,
+        ) if *s == slot => Some((test, start, u)),
+        _ => None,
+    }
+}
+
 /// The one piece a condition finds, and the variables it is held in.
 #[derive(Default)]
 struct Found {
     test: Option<Test>,
-    slots: Vec<crate::ir::Slot>,
+    slots: Vec<Slot>,
 }
 
 impl Found {
