@@ -458,15 +458,24 @@ impl<const W: usize> Core<W> {
                     f(self.geo.leap_masks[leap][from].and(within(to)))
                 }
                 CStmt::Slide { dirs, to, .. } => {
-                    let (mut reached, mut seen, set) = (Bits::EMPTY, 0u8, within(to));
+                    // The directions together, then (rarely) those named again apart,
+                    // before them as listing gives them: no call in the loop.
+                    let (mut reached, mut seen, mut again) = (Bits::EMPTY, 0u8, 0u8);
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
-                        let ray = self.ray_to_first(from, d, st.occupied);
-                        if seen & (1 << d) == 0 {
+                        again |= seen & (1 << d);
+                        seen |= 1 << d;
+                        reached = reached.or(self.ray_to_first(from, d, st.occupied));
+                    }
+                    let set = within(to);
+                    if again != 0 {
+                        let mut seen = 0u8;
+                        for &d in dirs {
+                            let d = self.dir(cx, d) as usize & 7;
+                            if seen & (1 << d) != 0 {
+                                f(self.ray_to_first(from, d, st.occupied).and(set));
+                            }
                             seen |= 1 << d;
-                            reached = reached.or(ray);
-                        } else {
-                            f(ray.and(set));
                         }
                     }
                     f(reached.and(set))

@@ -246,6 +246,10 @@ pub struct Core<const W: usize> {
     /// with no effect block: counting under `legal if` takes their targets as sets with
     /// no emitter (`Core::count_judged`).
     pub moves_as_sets: u32,
+    /// Piece types, a bit each, whose moves a draw takes from their rules' sets when
+    /// one of them is the only piece that can move (`Core::lone_draw`): rules that pass
+    /// `drawn_by_sets` and repeat no move, in a game with no `legal if`.
+    pub lone_by_sets: u32,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules
     /// are plain steps, slides and leaps.
     pub reverse: Vec<Vec<super::attack::Rev<W>>>,
@@ -512,6 +516,7 @@ impl<const W: usize> Core<W> {
             attacks,
             attacks_as_sets: Vec::new(),
             moves_as_sets: 0,
+            lone_by_sets: 0,
             reverse,
             attack_rest,
             attack_plans: Vec::new(),
@@ -608,6 +613,11 @@ impl<const W: usize> Core<W> {
         };
         core.moves_as_sets = (core.moves.iter().enumerate())
             .filter(|(_, rules)| rules.iter().all(plain_set))
+            .fold(0, |m, (p, _)| m | 1 << p);
+        core.lone_by_sets = (core.moves.iter().enumerate())
+            .filter(|&(p, rules)| {
+                core.legal.is_none() && !core.may_duplicate[p] && core.drawn_by_sets(rules)
+            })
             .fold(0, |m, (p, _)| m | 1 << p);
         core.placed = core
             .moves

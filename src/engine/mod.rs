@@ -26,6 +26,7 @@ mod gate;
 mod generate;
 mod hash;
 mod lines;
+mod lone;
 mod movegen;
 mod notation;
 mod origin;
