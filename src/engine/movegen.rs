@@ -130,7 +130,8 @@ impl<const W: usize> Core<W> {
     /// The board's part of `origins`: the pieces on `cells` that act on the board.
     #[inline(always)]
     fn board_origins(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
-        let cells = if self.origin_gates.is_empty() {
+        // No cell left (every piece drawn from its type's sets): no gate to ask.
+        let cells = if self.origin_gates.is_empty() || cells.is_empty() {
             cells
         } else {
             self.through_gates(st, cells)
