@@ -458,17 +458,18 @@ impl<const W: usize> Core<W> {
                     f(self.geo.leap_masks[leap][from].and(within(to)))
                 }
                 CStmt::Slide { dirs, to, .. } => {
-                    // The directions together, then (rarely) those named again apart,
-                    // before them as listing gives them: no call in the loop.
-                    let (mut reached, mut seen, mut again) = (Bits::EMPTY, 0u8, 0u8);
+                    // The rays joined in a loop that calls nothing; a direction named
+                    // again (rarely) is handed over alone after it, before the joined
+                    // set, as `Core::slide` hands them when counting.
+                    let (mut reached, mut seen, mut again) = (Bits::EMPTY, 0u8, false);
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
-                        again |= seen & (1 << d);
+                        again |= seen & (1 << d) != 0;
                         seen |= 1 << d;
                         reached = reached.or(self.ray_to_first(from, d, st.occupied));
                     }
                     let set = within(to);
-                    if again != 0 {
+                    if again {
                         let mut seen = 0u8;
                         for &d in dirs {
                             let d = self.dir(cx, d) as usize & 7;

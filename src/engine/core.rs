@@ -248,7 +248,7 @@ pub struct Core<const W: usize> {
     pub moves_as_sets: u32,
     /// Piece types, a bit each, whose moves a draw takes from their rules' sets when
     /// one of them is the only piece that can move (`Core::lone_draw`): rules that pass
-    /// `drawn_by_sets` and repeat no move, in a game with no `legal if`.
+    /// `drawn_by_sets` and repeat no move, in a game with no `legal if` and no action.
     pub lone_by_sets: u32,
     /// The same, read backwards from the attacked cell, for piece types whose attack rules
     /// are plain steps, slides and leaps.
@@ -614,10 +614,11 @@ impl<const W: usize> Core<W> {
         core.moves_as_sets = (core.moves.iter().enumerate())
             .filter(|(_, rules)| rules.iter().all(plain_set))
             .fold(0, |m, (p, _)| m | 1 << p);
+        // A lone piece's draw leaves out `legal if` (nothing to judge) and actions (no
+        // slot beside the piece's).
+        let lone = core.legal.is_none() && core.actions.is_empty();
         core.lone_by_sets = (core.moves.iter().enumerate())
-            .filter(|&(p, rules)| {
-                core.legal.is_none() && !core.may_duplicate[p] && core.drawn_by_sets(rules)
-            })
+            .filter(|&(p, rules)| lone && !core.may_duplicate[p] && core.drawn_by_sets(rules))
             .fold(0, |m, (p, _)| m | 1 << p);
         core.placed = core
             .moves

@@ -148,14 +148,7 @@ impl<const W: usize> Core<W> {
             let Some(Some(shifts)) = h.shifts.get(cx.me as usize) else {
                 return self.hop_walked(h, st, cx, from);
             };
-            let land = match &h.land {
-                Some(t) => t.set(self, st, cx).expect("a set test"),
-                None => self.geo.all,
-            };
-            let over = h
-                .over
-                .as_ref()
-                .map(|(_, t)| t.set(self, st, cx).expect("a set test"));
+            let (land, over) = self.hop_sets(h, st, cx);
             let at = from as i32;
             shifts.iter().any(|s| {
                 s.n.1.has(from)
@@ -163,6 +156,17 @@ impl<const W: usize> Core<W> {
                     && over.is_none_or(|o| s.k.1.has(from) && o.has((at + s.k.0) as Cell))
             })
         })
+    }
+
+    /// The cells a hop may land on and those it may jump over (when it tests them).
+    #[inline(always)]
+    fn hop_sets(&self, h: &Hop<W>, st: &State<W>, cx: &Ctx) -> (Bits<W>, Option<Bits<W>>) {
+        let land = match &h.land {
+            Some(t) => t.set(self, st, cx).expect("a set test"),
+            None => self.geo.all,
+        };
+        let over = (h.over.as_ref()).map(|(_, t)| t.set(self, st, cx).expect("a set test"));
+        (land, over)
     }
 
     /// `could_start` for one hop, by stepping along its directions and testing cells.
@@ -191,14 +195,8 @@ impl<const W: usize> Core<W> {
         };
         let mut out = Bits::EMPTY;
         for h in gate {
-            let land = match &h.land {
-                Some(t) => t.set(self, st, &cx).expect("a set test"),
-                None => self.geo.all,
-            };
-            let over = h
-                .over
-                .as_ref()
-                .map(|(k, t)| (*k, t.set(self, st, &cx).expect("a set test")));
+            let (land, over) = self.hop_sets(h, st, &cx);
+            let over = over.map(|o| (h.over.as_ref().expect("a test").0, o));
             if let Some(Some(shifts)) = h.shifts.get(me as usize) {
                 for s in shifts {
                     let cells = land.shift(-s.n.0).and(s.n.1);

@@ -167,25 +167,7 @@ impl<'a, const W: usize> Emit<'a, W> {
 
     #[inline(always)]
     fn make(&self, cx: &Ctx, to: Cell, then: u16) -> Move {
-        Move {
-            kind: if cx.from == NONE {
-                MoveKind::Place
-            } else if cx.create {
-                MoveKind::Create
-            } else {
-                MoveKind::Normal
-            },
-            piece: self.piece,
-            from: cx.from,
-            to,
-            effect: then,
-            slots: cx.slots,
-            choice: cx.choice,
-            cell_choice: NONE,
-            class: cx.class,
-            hops: 0,
-            path: [NONE; crate::ir::MAX_HOPS],
-        }
+        made(cx, self.piece, to, then)
     }
 
     /// A whole chain of hops, as one move. True when generation should stop.
@@ -825,6 +807,32 @@ impl<const W: usize> Core<W> {
             }
         }
         false
+    }
+}
+
+/// The move a rule of a piece of type `piece` makes to `to` with effect block `then`, in
+/// the context it is generated in (where it starts, whether it makes a new piece, its
+/// variables, choice and class).
+#[inline(always)]
+pub(super) fn made(cx: &Ctx, piece: u8, to: Cell, then: u16) -> Move {
+    Move {
+        kind: if cx.from == NONE {
+            MoveKind::Place
+        } else if cx.create {
+            MoveKind::Create
+        } else {
+            MoveKind::Normal
+        },
+        piece,
+        from: cx.from,
+        to,
+        effect: then,
+        slots: cx.slots,
+        choice: cx.choice,
+        cell_choice: NONE,
+        class: cx.class,
+        hops: 0,
+        path: [NONE; crate::ir::MAX_HOPS],
     }
 }
 

@@ -10,9 +10,9 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-use super::generate::CStmt;
+use super::generate::{CStmt, made};
 use super::search::Rng;
-use super::state::{Cell, Move, MoveKind, NONE, State};
+use super::state::{Cell, Move, NONE, State};
 
 impl<const W: usize> Core<W> {
     /// Whether a piece's rules give their targets as sets whatever the position: rules
@@ -29,30 +29,34 @@ impl<const W: usize> Core<W> {
     }
 
     /// Hands `f` the targets of the rules of the piece on `cx.from` (rules that pass
-    /// `drawn_by_sets`) set by set, in the order a run gives them, with whether they are
-    /// made from nothing and their effect block.
+    /// `drawn_by_sets`) set by set, in the order a run gives them, each with the context
+    /// a run would make its moves in: whether they are made from nothing, and the
+    /// variables the conditions before them left (`any d in …` writes its direction).
+    /// True when `f` asked to stop.
     fn each_drawn(
         &self,
         st: &State<W>,
         cx: &mut Ctx,
         rules: &[CStmt<W>],
-        create: bool,
-        f: &mut impl FnMut(bool, u16, Bits<W>),
-    ) {
-        for r in rules {
-            match r {
-                CStmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    let branch = if cond(self, st, cx) { then } else { otherwise };
-                    self.each_drawn(st, cx, branch, create, f);
-                }
-                CStmt::New(inner) => self.drawn_leaf(st, cx, inner, true, f),
-                r => self.drawn_leaf(st, cx, r, create, f),
+        f: &mut impl FnMut(&Ctx, u16, Bits<W>) -> bool,
+    ) -> bool {
+        rules.iter().any(|r| match r {
+            CStmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branch = if cond(self, st, cx) { then } else { otherwise };
+                self.each_drawn(st, cx, branch, f)
             }
-        }
+            CStmt::New(inner) => {
+                cx.create = true;
+                let stop = self.drawn_leaf(st, cx, inner, f);
+                cx.create = false;
+                stop
+            }
+            r => self.drawn_leaf(st, cx, r, f),
+        })
     }
 
     /// `each_drawn` for a rule that `reaches_as_set`.
@@ -62,19 +66,26 @@ impl<const W: usize> Core<W> {
         st: &State<W>,
         cx: &Ctx,
         r: &CStmt<W>,
-        create: bool,
-        f: &mut impl FnMut(bool, u16, Bits<W>),
-    ) {
+        f: &mut impl FnMut(&Ctx, u16, Bits<W>) -> bool,
+    ) -> bool {
         let (CStmt::Step { then, .. } | CStmt::Leap { then, .. } | CStmt::Slide { then, .. }) = r
         else {
             unreachable!("a rule drawn by sets")
         };
-        self.each_reached(st, cx, std::slice::from_ref(r), |t| f(create, *then, t))
+        let mut stop = false;
+        self.each_reached(st, cx, std::slice::from_ref(r), |t| {
+            stop = stop || f(cx, *then, t)
+        });
+        stop
     }
 
     /// The move of the lone origin `from` (of type `piece`, `bound` slots) that the draw
-    /// by bounds would make, or `None` when it has none. The game has no `legal if`, and
-    /// the piece's rules pass `drawn_by_sets` and repeat no move.
+    /// by bounds would make, or `None` when it has none (`Core::lone_by_sets` holds for
+    /// the type). The numbers are drawn as that draw draws them: a slot of the bound,
+    /// before the moves are counted; when it lies beyond them, a second among them, taken
+    /// from the sets kept on the way (`kept`, `words`: each set's move with no target,
+    /// and its cells).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn lone_draw(
         &self,
         st: &State<W>,
@@ -82,56 +93,49 @@ impl<const W: usize> Core<W> {
         piece: u8,
         bound: u32,
         rng: &mut Rng,
-        sets: &mut Vec<u64>,
+        kept: &mut Vec<Move>,
+        words: &mut Vec<u64>,
     ) -> Option<Move> {
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = from;
-        // Each set's words, then its effect block and whether it is made from nothing.
-        sets.clear();
-        let mut count = 0;
-        let rules = &self.moves[piece as usize];
-        self.each_drawn(st, &mut cx, rules, false, &mut |create, then, t| {
-            let n = t.count();
-            if n > 0 {
-                count += n;
-                sets.extend_from_slice(&t.0);
-                sets.push(n as u64 | (then as u64) << 32 | (create as u64) << 48);
-            }
-        });
         let k = rng.below(bound as usize) as u32;
-        if count == 0 {
-            return None;
+        kept.clear();
+        words.clear();
+        // The rules stop at the k-th move, as a run stops at the move it decodes: it is
+        // made in the context there (a condition before it may have written a variable).
+        let (mut seen, mut found) = (0, None);
+        self.each_drawn(
+            st,
+            &mut cx,
+            &self.moves[piece as usize],
+            &mut |cx, then, t| {
+                let n = t.count();
+                if k - seen < n {
+                    found = Some(made(cx, piece, t.nth_within(k - seen), then));
+                    return true;
+                }
+                if n > 0 {
+                    kept.push(made(cx, piece, NONE, then));
+                    words.extend_from_slice(&t.0);
+                }
+                seen += n;
+                false
+            },
+        );
+        if found.is_some() || seen == 0 {
+            return found;
         }
-        // A slot beyond the piece's moves: one among them instead, as a miss does.
-        let mut k = if k < count {
-            k
-        } else {
-            rng.below(count as usize) as u32
-        };
-        for one in sets.chunks_exact(W + 1) {
-            let n = one[W] as u32;
-            if k >= n {
-                k -= n;
-                continue;
+        let mut k = rng.below(seen as usize) as u32;
+        for (m, set) in kept.iter().zip(words.chunks_exact(W)) {
+            let targets = Bits::<W>(std::array::from_fn(|w| set[w]));
+            let n = targets.count();
+            if k < n {
+                return Some(Move {
+                    to: targets.nth_within(k),
+                    ..*m
+                });
             }
-            let targets = Bits::<W>(std::array::from_fn(|w| one[w]));
-            let create = one[W] >> 48 & 1 != 0;
-            return Some(Move {
-                kind: if create {
-                    MoveKind::Create
-                } else {
-                    MoveKind::Normal
-                },
-                piece,
-                from,
-                to: targets.nth_within(k),
-                effect: (one[W] >> 32) as u16,
-                slots: cx.slots,
-                choice: cx.choice,
-                cell_choice: NONE,
-                class: cx.class,
-                ..Move::PASS
-            });
+            k -= n;
         }
         unreachable!("k is below the sets' count")
     }
@@ -143,10 +147,9 @@ mod tests {
     use crate::engine::movegen::Scratch;
 
     /// Random games drawn with the lone piece's sets and with its rules run: the same move
-    /// at every ply (an Amazon's shots; Tempo's King when its stones are placed).
-    fn same_games<const W: usize>(name: &str) -> usize {
-        let fast = Core::<W>::example(name);
-        let mut general = Core::<W>::example(name);
+    /// at every ply, variables and all. Returns how many plies were played.
+    fn same_games<const W: usize>(name: &str, make: impl Fn() -> Core<W>) -> usize {
+        let (fast, mut general) = (make(), make());
         assert!(fast.lone_by_sets != 0, "{name}: a type drawn by its sets");
         general.lone_by_sets = 0;
         let mut sc = Scratch::default();
@@ -168,10 +171,25 @@ mod tests {
         plies
     }
 
+    /// Shots under conditions, one of which leaves a variable written (`any d in …`): the
+    /// moves of the rules after it carry it, as a run makes them.
+    const SHOTS: &str = "game \"T\" { }\nplayers { white black }\nboard 6 x 6\n\
+        piece Queen letter Q\npiece Arrow letter A\n\
+        setup { white Queen a1 f1  black Queen a6 f6 }\ncounter shooting = 0\n\
+        moves Queen {\n\
+          if shooting == 0 { slide all to empty then { shooting = 1  again } }\n\
+          if shooting == 1 and from == last-to and (any d in diagonal: from + d * 2 is enemy or from + d * 3 is enemy) {\n\
+            new slide orthogonal to empty then { put neutral Arrow at to  shooting = 0 } }\n\
+          if shooting == 1 and from == last-to {\n\
+            new step diagonal to empty then { put neutral Arrow at to  shooting = 0 } }\n\
+        }\nend { when no moves: next loses }\n";
+
     #[test]
     fn the_lone_pieces_draw_is_the_general_draw() {
-        assert!(same_games::<2>("amazons") > 3000);
-        let tempo = same_games::<1>("tempo");
+        assert!(same_games("amazons", || Core::<2>::example("amazons")) > 3000);
+        let tempo = same_games("tempo", || Core::<1>::example("tempo"));
         assert!(tempo > 300, "{tempo}");
+        let shots = same_games("shots", || Core::<1>::of_text(SHOTS));
+        assert!(shots > 500, "{shots}");
     }
 }

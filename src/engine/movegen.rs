@@ -855,14 +855,13 @@ impl<const W: usize> Core<W> {
         }
         // One piece alone can move (a phase of the turn for the piece that moved), with
         // rules whose targets are sets: drawn from them, with no rule run.
+        // (An origin of a type drawn from its sets or placed is not on the board.)
         if let [o] = sc.origins[..]
             && self.lone_by_sets >> o.piece & 1 != 0
             && o.from != NONE
-            && self.actions.is_empty()
-            && (!SHIFTED || sc.shifted.is_empty())
-            && (!PLACED || sc.placed.is_empty())
         {
-            return self.lone_draw(st, o.from, o.piece, o.count, rng, &mut sc.sets);
+            let (kept, words) = (&mut sc.missed_moves, &mut sc.missed_words);
+            return self.lone_draw(st, o.from, o.piece, o.count, rng, kept, words);
         }
         sc.missed = None;
         let mut tries = TRIES.min(sc.origins.len() + self.actions.len() + extra);
