@@ -11,6 +11,7 @@ use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::{CStmt, made};
+use super::movegen::recorded;
 use super::search::Rng;
 use super::state::{Cell, Move, NONE, State};
 
@@ -125,19 +126,8 @@ impl<const W: usize> Core<W> {
         if found.is_some() || seen == 0 {
             return found;
         }
-        let mut k = rng.below(seen as usize) as u32;
-        for (m, set) in kept.iter().zip(words.chunks_exact(W)) {
-            let targets = Bits::<W>(std::array::from_fn(|w| set[w]));
-            let n = targets.count();
-            if k < n {
-                return Some(Move {
-                    to: targets.nth_within(k),
-                    ..*m
-                });
-            }
-            k -= n;
-        }
-        unreachable!("k is below the sets' count")
+        // The kept sets are a run's record (`Emit::record`): read back as a miss reads it.
+        Some(recorded::<W>(kept, words, rng.below(seen as usize) as u32))
     }
 }
 

@@ -1083,7 +1083,7 @@ const fn class_of<const UNCLASSED: bool>() -> u8 {
 /// The `i`-th candidate of a run recorded by `Emit::record`: `moves` holds the moves in
 /// order, a set of targets standing as a move with no target, whose set is next in
 /// `words`.
-fn recorded<const W: usize>(moves: &[Move], words: &[u64], mut i: u32) -> Move {
+pub(super) fn recorded<const W: usize>(moves: &[Move], words: &[u64], mut i: u32) -> Move {
     let mut at = 0;
     for m in moves {
         if m.to != NONE {
