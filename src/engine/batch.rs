@@ -504,17 +504,27 @@ impl<const W: usize> Core<W> {
         judged: &mut Vec<Move>,
     ) -> u32 {
         let mut count = 0;
-        self.each_shift(st, piece, pieces, batch, holding, |sh, targets| {
-            let listed = if sh.then == NONE {
-                count += targets.minus(foot).count();
-                targets.and(foot)
-            } else {
-                targets
-            };
-            for to in listed.iter() {
-                judged.push(self.shift_move(st, piece, sh, to));
-            }
-        });
+        self.each_shift(
+            st,
+            piece,
+            pieces,
+            batch,
+            holding,
+            // Called per shift: left a call (the compiler's choice across the three
+            // `each_shift_in`s), it cost Shakhmaty's perft 3% of its instructions.
+            #[inline(always)]
+            |sh, targets| {
+                let listed = if sh.then == NONE {
+                    count += targets.minus(foot).count();
+                    targets.and(foot)
+                } else {
+                    targets
+                };
+                for to in listed.iter() {
+                    judged.push(self.shift_move(st, piece, sh, to));
+                }
+            },
+        );
         count
     }
 

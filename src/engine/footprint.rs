@@ -674,9 +674,16 @@ impl<const W: usize> Core<W> {
                 let mut cx = Ctx::new(me);
                 cx.from = from;
                 e.piece = piece;
-                self.each_reached(st, &cx, &self.moves[piece as usize], |targets| {
-                    e.many(&cx, targets, NONE);
-                });
+                self.each_reached(
+                    st,
+                    &cx,
+                    &self.moves[piece as usize],
+                    // Called per rule, like `judge_batch`'s per shift: inlined.
+                    #[inline(always)]
+                    |targets| {
+                        e.many(&cx, targets, NONE);
+                    },
+                );
                 return;
             }
             self.run(st, from, piece, &mut e);
