@@ -373,6 +373,9 @@ pub struct Core<const W: usize> {
     pub list_draws: bool,
     /// Effect blocks that contain a `choose`, and piece types whose `after move` blocks do.
     pub choice_blocks: Vec<bool>,
+    /// Effect blocks that write only cells their move names (`gate::names_its_writes`):
+    /// where a hop with one lands can be told before the hop is made.
+    pub named_writes: Vec<bool>,
     pub choice_pieces: u32,
     /// How a chosen cell is written after a move: `x` when the `choose` removes, else `/`;
     /// per effect block, and for the `after move` blocks of each piece type.
@@ -466,6 +469,9 @@ impl<const W: usize> Core<W> {
             .map(|a| (x.cond(&a.when), x.effects(&a.effects)))
             .collect();
         let choice_blocks: Vec<bool> = program.effects.iter().map(|b| has_choice(b)).collect();
+        let named_writes = (program.effects.iter())
+            .map(|b| super::gate::names_its_writes(b))
+            .collect();
         let choice_pieces = g
             .after
             .iter()
@@ -559,6 +565,7 @@ impl<const W: usize> Core<W> {
             any_choice,
             list_draws,
             choice_blocks,
+            named_writes,
             choice_pieces,
             choice_sep,
             after_sep,

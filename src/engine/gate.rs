@@ -7,12 +7,13 @@
 //! Within a chain, a landing cell that no hop's shape leaves ends the path with no run of
 //! the hops' rules either.
 
+use super::apply::CEffect;
 use super::bits::Bits;
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{Ctx, ExprCompiler};
-use super::state::{Cell, NONE, State};
-use crate::ir::{CellExpr, Cond, DirRef, Stmt};
+use super::state::{Cell, Move, NONE, State};
+use crate::ir::{CellExpr, Cond, DirRef, Effect, Stmt};
 
 /// One hop statement of a chain, by its shape: from the piece, `n` steps in each of
 /// `dirs` onto a cell passing `land`, over the cell `k` steps that way passing `over`.
@@ -37,6 +38,81 @@ struct Shifts<const W: usize> {
 /// piece at a cell that no hop's shape allows has no first hop, so the chain gives it no
 /// move; the converse need not hold (a hop's other conditions are not looked at).
 pub type Gate<const W: usize> = Vec<Hop<W>>;
+
+/// What a hop leaves on the cells it changes (`Core::ends_at_landing`).
+struct AfterHop<const W: usize> {
+    /// Cells left empty: its origin, and those a `remove` surely empties.
+    emptied: Bits<W>,
+    /// Its landing and the piece standing there, unless an effect wrote it again.
+    landing: Option<(Cell, u8)>,
+    /// Cells whose content is not known (written under an `if`, or by another effect).
+    unknown: Bits<W>,
+}
+
+impl<const W: usize> AfterHop<W> {
+    /// The cells passing test `t` after the hop (`None`: every cell), from `before`,
+    /// those passing it before: changed on the cells the hop changes, a cell not known
+    /// taken to pass. `None` when `t` reads more than contents.
+    #[inline(always)]
+    fn set(&self, t: Option<&CTest<W>>, before: Bits<W>, me: u8) -> Option<Bits<W>> {
+        let Some(t) = t else {
+            return Some(before);
+        };
+        let CTest::Table(t) = t else {
+            return None;
+        };
+        let mut changed = self.emptied.or(self.unknown);
+        let mut passing = self.emptied.and(t.cells_with(me, 0)).or(self.unknown);
+        if let Some((c, code)) = self.landing {
+            changed.insert(c);
+            passing.set(c, t.holds(me, c, code));
+        }
+        Some(before.minus(changed).or(passing))
+    }
+}
+
+/// Whether a piece at `from` passes a hop's shape given as `shifts`, with `land` the
+/// cells it may land on and `over` those it may jump (when it tests them).
+#[inline(always)]
+fn passes<const W: usize>(
+    shifts: &[Shifts<W>],
+    land: Bits<W>,
+    over: Option<Bits<W>>,
+    from: Cell,
+) -> bool {
+    let at = from as i32;
+    shifts.iter().any(|s| {
+        s.n.1.has(from)
+            && land.has((at + s.n.0) as Cell)
+            && over.is_none_or(|o| s.k.1.has(from) && o.has((at + s.k.0) as Cell))
+    })
+}
+
+/// Whether an effect block writes only cells its move names (`from`, `to`, a variable
+/// the move carries, a square, so many steps from one of them), with no variable bound
+/// in it: then the cells a hop with it changes are known before it is made
+/// (`Core::ends_at_landing`).
+pub fn names_its_writes(block: &[Effect]) -> bool {
+    fn named(e: &CellExpr) -> bool {
+        match e {
+            CellExpr::From | CellExpr::To | CellExpr::Const(_) | CellExpr::Slot(_) => true,
+            CellExpr::Step(base, _, _) => named(base),
+            _ => false,
+        }
+    }
+    block.iter().all(|e| match e {
+        Effect::If {
+            then, otherwise, ..
+        } => names_its_writes(then) && names_its_writes(otherwise),
+        Effect::Counter { .. } | Effect::Again => true,
+        Effect::Remove(at)
+        | Effect::SetFlag { at, .. }
+        | Effect::Flip(at)
+        | Effect::Change { at, .. }
+        | Effect::Put { at, .. } => named(at),
+        _ => false,
+    })
+}
 
 impl<const W: usize> ExprCompiler<'_, W> {
     /// The gate of a chain whose hop rules are `body`, when they have its shape.
@@ -149,13 +225,125 @@ impl<const W: usize> Core<W> {
                 return self.hop_walked(h, st, cx, from);
             };
             let (land, over) = self.hop_sets(h, st, cx);
-            let at = from as i32;
-            shifts.iter().any(|s| {
-                s.n.1.has(from)
-                    && land.has((at + s.n.0) as Cell)
-                    && over.is_none_or(|o| s.k.1.has(from) && o.has((at + s.k.0) as Cell))
-            })
+            passes(shifts, land, over, from)
         })
+    }
+
+    /// Whether a path of a chain with `gate` ends where hop `h` lands (no hop's shape
+    /// leaves that cell), told in the position before the hop, so that a path of one hop
+    /// costs no copy of the position nor the hop made and taken back. The hop changes
+    /// its origin, its landing and the cells its effects write: when they name them all
+    /// (`Core::named_writes`) and the hops test contents alone, the sets of the cells
+    /// passing the tests after the hop are those before, changed on those cells
+    /// (`AfterHop::set`). `false` when that cannot be told.
+    pub fn ends_at_landing(&self, gate: &Gate<W>, st: &State<W>, cx: &Ctx, h: &Move) -> bool {
+        let Some(after) = self.after_hop(st, h) else {
+            return false;
+        };
+        !gate.iter().any(|hop| {
+            let Some(Some(shifts)) = hop.shifts.get(cx.me as usize) else {
+                return true;
+            };
+            let (land, over) = self.hop_sets(hop, st, cx);
+            let Some(land) = after.set(hop.land.as_ref(), land, cx.me) else {
+                return true;
+            };
+            let over = match (&hop.over, over) {
+                (Some((_, t)), Some(o)) => match after.set(Some(t), o, cx.me) {
+                    Some(o) => Some(o),
+                    None => return true,
+                },
+                _ => None,
+            };
+            passes(shifts, land, over, h.to)
+        })
+    }
+
+    /// What hop `h` leaves on the cells it changes, when its effects name every cell
+    /// they write.
+    #[inline(always)]
+    fn after_hop(&self, st: &State<W>, h: &Move) -> Option<AfterHop<W>> {
+        let mut after = AfterHop {
+            emptied: Bits::EMPTY,
+            landing: Some((h.to, st.board[h.from as usize])),
+            unknown: Bits::EMPTY,
+        };
+        after.emptied.insert(h.from);
+        if h.effect != NONE {
+            if !self.named_writes[h.effect as usize] {
+                return None;
+            }
+            let mut cx = Ctx::new(st.s.to_move);
+            cx.from = h.from;
+            cx.to = h.to;
+            cx.slots = h.slots;
+            self.written(
+                st,
+                &mut cx,
+                &self.blocks[h.effect as usize],
+                true,
+                &mut after,
+            );
+        }
+        Some(after)
+    }
+
+    /// Adds the cells `block` writes to `after`: emptied by a `remove` that surely runs
+    /// (`sure`: not under an `if`), any other write not known.
+    #[inline(always)]
+    fn written(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        block: &[CEffect<W>],
+        sure: bool,
+        after: &mut AfterHop<W>,
+    ) {
+        for e in block {
+            let (at, emptied) = match e {
+                CEffect::If {
+                    then, otherwise, ..
+                } => {
+                    self.written_under_if(st, cx, then, after);
+                    self.written_under_if(st, cx, otherwise, after);
+                    continue;
+                }
+                CEffect::Remove(at) => (at, sure),
+                CEffect::SetFlag { at, .. }
+                | CEffect::Flip(at)
+                | CEffect::Change { at, .. }
+                | CEffect::Put { at, .. } => (at, false),
+                _ => continue,
+            };
+            let c = at(self, st, cx);
+            if c == NONE {
+                continue;
+            }
+            if after.landing.is_some_and(|(l, _)| l == c) {
+                after.landing = None;
+                if !emptied {
+                    after.unknown.insert(c);
+                }
+            }
+            if emptied {
+                after.emptied.insert(c);
+                after.unknown.remove(c);
+            } else {
+                after.unknown.insert(c);
+                after.emptied.remove(c);
+            }
+        }
+    }
+
+    /// `written` for the effects under an `if`, which may not run.
+    fn written_under_if(
+        &self,
+        st: &State<W>,
+        cx: &mut Ctx,
+        block: &[CEffect<W>],
+        after: &mut AfterHop<W>,
+    ) {
+        self.written(st, cx, block, false, after)
     }
 
     /// The cells a hop may land on and those it may jump over (when it tests them).
@@ -226,14 +414,39 @@ mod tests {
     use crate::engine::generate::{Emit, Mode};
     use crate::engine::search::Rng;
 
-    /// How many first hops chain `id` has for the piece at `from`, by its rules.
-    fn first_hops<const W: usize>(core: &Core<W>, st: &State<W>, id: usize, from: Cell) -> usize {
+    /// The first hops of chain `id` for the piece at `from`, by its rules.
+    fn first_hops<const W: usize>(
+        core: &Core<W>,
+        st: &State<W>,
+        id: usize,
+        from: Cell,
+    ) -> Vec<Move> {
         let mut out = Vec::new();
         let mut e = Emit::new(Mode::Collect, &mut out);
+        e.piece = core.codes.piece[st.board[from as usize] as usize];
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = from;
         core.generate(st, &mut cx, &core.chains[id].0, &mut e);
-        out.len()
+        out
+    }
+
+    /// Hands `f` every position of 40 random games of up to 60 moves.
+    fn each_position(core: &Core<1>, seed: u64, mut f: impl FnMut(&State<1>)) {
+        let mut rng = Rng::new(seed);
+        for _ in 0..40 {
+            let mut st = core.start();
+            for _ in 0..60 {
+                f(&st);
+                let mut buf = Vec::new();
+                core.legal_moves(&mut st, &mut buf);
+                if buf.is_empty() {
+                    break;
+                }
+                let m = buf[rng.below(buf.len())];
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
     }
 
     const GAME: &str = "game \"T\" { }\nplayers { black forward north  white forward south }\n\
@@ -250,6 +463,60 @@ mod tests {
         after move of Man { if to in crown { change to to King } }\n\
         end { when no moves: next loses }\n";
 
+    /// In random games, wherever `ends_at_landing` tells a first hop's path to end before
+    /// the hop is made, no hop's shape leaves its landing once it is made; with hops
+    /// whose effects empty the jumped cell it tells most landings, and with effects it
+    /// cannot follow (a `remove` under an `if`, a `change`) it is still right.
+    #[test]
+    fn a_landing_told_before_the_hop_is_one_no_hop_leaves() {
+        let plain = "then { remove from + d }";
+        let games = [
+            (GAME.to_string(), true),
+            (
+                GAME.replace(
+                    plain,
+                    "then { if from + d is enemy Man { remove from + d } }",
+                ),
+                false,
+            ),
+            (
+                GAME.replace(plain, "then { change from + d to King  remove from + d }"),
+                true,
+            ),
+            (
+                GAME.replace(plain, "then { remove from + d  change from + d to King }"),
+                false,
+            ),
+        ];
+        for (text, mostly) in games {
+            let core = Core::<1>::of_text(&text);
+            let (mut told, mut hops) = (0, 0);
+            each_position(&core, 3, |st| {
+                let cx = Ctx::new(st.s.to_move);
+                for (id, chain) in core.chains.iter().enumerate() {
+                    let gate = chain.2.as_ref().expect("gated");
+                    for from in st.by_owner[cx.me as usize].iter() {
+                        for h in first_hops(&core, st, id, from) {
+                            hops += 1;
+                            if !core.ends_at_landing(gate, st, &cx, &h) {
+                                continue;
+                            }
+                            told += 1;
+                            let mut made = st.clone();
+                            core.make_hop(&mut made, &h);
+                            let after = core.could_start(gate, &made, &cx, h.to);
+                            assert!(!after, "chain {id}: {h:?}");
+                        }
+                    }
+                }
+            });
+            assert!(hops > 100, "{hops} hops");
+            if mostly {
+                assert!(told * 2 > hops, "told {told} of {hops}");
+            }
+        }
+    }
+
     /// In random games, the cells `starts` gives are those `could_start` accepts, and
     /// every piece that has a first hop by its rules is among them.
     #[test]
@@ -263,40 +530,27 @@ mod tests {
             [0],
             "the men's steps are drawn from their sets"
         );
-        let mut rng = Rng::new(7);
         let (mut with, mut without) = (0, 0);
-        for _ in 0..40 {
-            let mut st = core.start();
-            for _ in 0..60 {
-                let me = st.s.to_move;
-                let cx = Ctx::new(me);
-                for (id, gate) in gates.iter().enumerate() {
-                    let starts = core.starts(gate, &st, me);
-                    for c in 0..core.geo.cells {
-                        let walked = gate.iter().any(|h| core.hop_walked(h, &st, &cx, c));
-                        assert_eq!(starts.has(c), walked);
-                        assert_eq!(core.could_start(gate, &st, &cx, c), walked);
-                    }
-                    for from in st.by_owner[me as usize].iter() {
-                        let hops = first_hops(&core, &st, id, from);
-                        if hops > 0 {
-                            assert!(starts.has(from), "a piece that hops is let through");
-                            with += 1;
-                        } else {
-                            without += 1;
-                        }
+        each_position(&core, 7, |st| {
+            let me = st.s.to_move;
+            let cx = Ctx::new(me);
+            for (id, gate) in gates.iter().enumerate() {
+                let starts = core.starts(gate, st, me);
+                for c in 0..core.geo.cells {
+                    let walked = gate.iter().any(|h| core.hop_walked(h, st, &cx, c));
+                    assert_eq!(starts.has(c), walked);
+                    assert_eq!(core.could_start(gate, st, &cx, c), walked);
+                }
+                for from in st.by_owner[me as usize].iter() {
+                    if !first_hops(&core, st, id, from).is_empty() {
+                        assert!(starts.has(from), "a piece that hops is let through");
+                        with += 1;
+                    } else {
+                        without += 1;
                     }
                 }
-                let mut buf = Vec::new();
-                core.legal_moves(&mut st, &mut buf);
-                if buf.is_empty() {
-                    break;
-                }
-                let m = buf[rng.below(buf.len())];
-                core.make(&mut st, &m);
-                st.commit();
             }
-        }
+        });
         assert!(
             with > 50 && without > 50,
             "both kinds are seen: {with} {without}"

@@ -902,11 +902,27 @@ impl<const W: usize> Core<W> {
         let mut kept = ChainScratch::take();
         let stack = &mut kept.stack;
         self.hops(st, &origin, cx.from, id, e.piece, stack);
-        let stop = !stack.is_empty() && {
-            let scratch = ChainScratch::state(&mut kept.state, self, st);
-            let mut path = Path::default();
-            self.chain(scratch, &origin, &mut kept.stack, 0, id, &mut path, e)
-        };
+        // Nor do those whose every first hop ends where it lands (most, in draughts).
+        let gate = &self.chains[id as usize].2;
+        let (mut path, mut stop) = (Path::default(), false);
+        let (mut scratch, mut slot) = (None, Some(&mut kept.state));
+        for i in 0..kept.stack.len() {
+            let h = kept.stack[i];
+            stop = if gate
+                .as_ref()
+                .is_some_and(|g| self.ends_at_landing(g, st, &origin, &h))
+            {
+                e.chain(&origin, id, &[h.to])
+            } else {
+                let scratch = scratch.get_or_insert_with(|| {
+                    ChainScratch::state(slot.take().expect("made once"), self, st)
+                });
+                self.hop_on(scratch, &origin, &mut kept.stack, i, id, &mut path, e)
+            };
+            if stop {
+                break;
+            }
+        }
         kept.give_back();
         stop
     }
@@ -936,15 +952,42 @@ impl<const W: usize> Core<W> {
         path: &mut Path,
         e: &mut Emit<W>,
     ) -> bool {
-        let (_, until, gate) = &self.chains[id as usize];
         let end = stack.len();
         if first == end {
             return path.len > 0 && e.chain(origin, id, &path.cells[..path.len]);
         }
         for i in first..end {
-            let h = stack[i];
-            path.cells[path.len] = h.to;
-            path.len += 1;
+            if self.hop_on(st, origin, stack, i, id, path, e) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The paths of chain `id` that go on with hop `stack[i]` from `path` (`chain`).
+    /// True when the emitter asked to stop.
+    #[allow(clippy::too_many_arguments)]
+    fn hop_on(
+        &self,
+        st: &mut State<W>,
+        origin: &Ctx,
+        stack: &mut Vec<Move>,
+        i: usize,
+        id: u16,
+        path: &mut Path,
+        e: &mut Emit<W>,
+    ) -> bool {
+        let (_, until, gate) = &self.chains[id as usize];
+        let h = stack[i];
+        path.cells[path.len] = h.to;
+        path.len += 1;
+        let stop = if gate
+            .as_ref()
+            .is_some_and(|g| self.ends_at_landing(g, st, origin, &h))
+        {
+            // Told before the hop is made, which then need not be.
+            e.chain(origin, id, &path.cells[..path.len])
+        } else {
             let frame = self.make_hop(st, &h);
             // A landing no hop's shape leaves (most, in draughts) ends the path too, and
             // runs none of the hops' rules.
@@ -961,18 +1004,17 @@ impl<const W: usize> Core<W> {
             let stop = if ended {
                 e.chain(origin, id, &path.cells[..path.len])
             } else {
+                let end = stack.len();
                 self.hops(st, origin, h.to, id, e.piece, stack);
                 let stop = self.chain(st, origin, stack, end, id, path, e);
                 stack.truncate(end);
                 stop
             };
             self.unmake(st, frame);
-            path.len -= 1;
-            if stop {
-                return true;
-            }
-        }
-        false
+            stop
+        };
+        path.len -= 1;
+        stop
     }
 }
 

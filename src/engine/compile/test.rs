@@ -158,6 +158,13 @@ impl<const W: usize> Table<W> {
         self.rows[me as usize * self.codes + code as usize].has(c)
     }
 
+    /// The cells where the test would hold, from `me`'s point of view, with the piece of
+    /// `code` (0: none) standing on each.
+    #[inline(always)]
+    pub fn cells_with(&self, me: u8, code: u8) -> Bits<W> {
+        self.rows[me as usize * self.codes + code as usize]
+    }
+
     /// Every cell where the test holds, from `me`'s point of view.
     #[inline(always)]
     pub fn set(&self, st: &State<W>, me: u8) -> Bits<W> {
