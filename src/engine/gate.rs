@@ -26,10 +26,17 @@ pub struct Hop<const W: usize> {
     /// board: per direction, the shifts of `n` and `k` steps, each with the cells that
     /// have a cell so many steps away.
     shifts: Vec<Option<Vec<Shifts<W>>>>,
+    /// When the statement's whole condition is the hop's shape (its target test and
+    /// the jumped cell's), and it stands alone in its `for`: the variable its direction
+    /// is bound to (if any) and its effect block, so that its moves are made from the
+    /// shape (`Core::gate_hops`).
+    exact: Option<(Option<u8>, u16)>,
 }
 
 #[derive(Clone, Copy)]
 struct Shifts<const W: usize> {
+    /// The direction, as the statement's `for` binds it.
+    dir: u8,
     n: (i32, Bits<W>),
     k: (i32, Bits<W>),
 }
@@ -135,8 +142,14 @@ impl<const W: usize> ExprCompiler<'_, W> {
             Stmt::For { slot, dirs, body }
                 if bound.is_none() && dirs.iter().all(DirRef::is_fixed) =>
             {
+                let first = hops.len();
                 for b in body {
                     self.gate_stmt(b, Some((*slot, dirs)), hops)?;
+                }
+                if body.len() > 1 {
+                    // Made direction by direction, statement by statement: not in the
+                    // order of the shapes.
+                    hops[first..].iter_mut().for_each(|h| h.exact = None);
                 }
                 Some(())
             }
@@ -144,7 +157,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 target: CellExpr::Step(base, d, n),
                 to,
                 cond,
-                ..
+                then,
             } if **base == CellExpr::From && *n > 0 => {
                 let dirs = match (*d, bound) {
                     (DirRef::Var(v), Some((slot, dirs))) if v == slot => dirs.to_vec(),
@@ -156,12 +169,23 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     let t = self.test(t);
                     t.is_set().then_some((k, t))
                 });
+                let whole = match cond {
+                    Cond::True => true,
+                    Cond::Is(..) => over.is_some(),
+                    _ => false,
+                };
+                let slot = match (*d, bound) {
+                    (DirRef::Var(v), _) => Some(v),
+                    _ => None,
+                };
+                let exact = (whole && land.is_some()).then_some((slot, then.unwrap_or(NONE)));
                 hops.push(Hop {
                     dirs,
                     n: *n,
                     land,
                     over,
                     shifts: Vec::new(),
+                    exact,
                 });
                 Some(())
             }
@@ -203,6 +227,7 @@ impl<const W: usize> Core<W> {
                                 (delta * m as i32, Bits::from_cells(cells))
                             };
                             Some(Shifts {
+                                dir: d,
                                 n: away(h.n),
                                 k: away(k),
                             })
@@ -227,6 +252,41 @@ impl<const W: usize> Core<W> {
             let (land, over) = self.hop_sets(h, st, cx);
             passes(shifts, land, over, from)
         })
+    }
+
+    /// The first hops of a chain with `gate` for `piece` at `from`, made from the hops'
+    /// shapes as the chain's rules would make them, in their order, when every hop is
+    /// `exact` and its directions translations; `false` (nothing made) otherwise.
+    pub fn gate_hops(
+        &self,
+        gate: &Gate<W>,
+        st: &State<W>,
+        cx: &Ctx,
+        piece: u8,
+        out: &mut Vec<Move>,
+    ) -> bool {
+        let me = cx.me as usize;
+        let ready = |h: &Hop<W>| h.exact.is_some() && matches!(h.shifts.get(me), Some(Some(_)));
+        if !gate.iter().all(ready) {
+            return false;
+        }
+        let mut hcx = *cx;
+        for h in gate {
+            let (Some((slot, then)), Some(Some(shifts))) = (h.exact, h.shifts.get(me)) else {
+                continue;
+            };
+            let (land, over) = self.hop_sets(h, st, cx);
+            for s in shifts {
+                if passes(std::slice::from_ref(s), land, over, hcx.from) {
+                    if let Some(v) = slot {
+                        hcx.slots[v as usize] = s.dir as u16;
+                    }
+                    let to = (hcx.from as i32 + s.n.0) as Cell;
+                    out.push(super::generate::made(&hcx, piece, to, then));
+                }
+            }
+        }
+        true
     }
 
     /// Whether a path of a chain with `gate` ends where hop `h` lands (no hop's shape
@@ -514,6 +574,45 @@ mod tests {
             if mostly {
                 assert!(told * 2 > hops, "told {told} of {hops}");
             }
+        }
+    }
+
+    /// In random games, the first hops `gate_hops` makes from the hops' shapes are the
+    /// moves the chain's rules make, in their order; a chain whose hop condition says
+    /// more than its shape (`from is friend and …`) or whose `for` holds two statements
+    /// is left to its rules.
+    #[test]
+    fn hops_made_from_their_shape_are_those_the_rules_make() {
+        let two = GAME.replace(
+            "move to from + d * 2 if from + d is enemy then { remove from + d } } } }",
+            "move to from + d * 2 if from + d is enemy then { remove from + d }\n             move to from + d * 3 if from + d * 2 is enemy then { remove from + d * 2 } } } }",
+        );
+        assert_ne!(two, GAME);
+        for (text, men) in [(GAME, true), (&two[..], false)] {
+            let core = Core::<1>::of_text(text);
+            let (mut made, mut left) = (0, 0);
+            each_position(&core, 5, |st| {
+                let cx = Ctx::new(st.s.to_move);
+                for (id, chain) in core.chains.iter().enumerate() {
+                    let gate = chain.2.as_ref().expect("gated");
+                    for from in st.by_owner[cx.me as usize].iter() {
+                        let piece = core.codes.piece[st.board[from as usize] as usize];
+                        let mut hcx = cx;
+                        hcx.from = from;
+                        let mut shaped = Vec::new();
+                        if core.gate_hops(gate, st, &hcx, piece, &mut shaped) {
+                            assert_eq!(shaped, first_hops(&core, st, id, from), "chain {id}");
+                            made += shaped.len();
+                        } else {
+                            assert!(shaped.is_empty());
+                            left += 1;
+                        }
+                    }
+                }
+            });
+            // The men's chains are made from their shapes, the kings' left to their rules.
+            assert_eq!(made > 50, men, "{made} hops made");
+            assert!(left > 50, "{left} left to the rules");
         }
     }
 

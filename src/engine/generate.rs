@@ -929,12 +929,19 @@ impl<const W: usize> Core<W> {
 
     /// Appends the hops of chain `id` from `at` to `out`.
     fn hops(&self, st: &State<W>, origin: &Ctx, at: Cell, id: u16, piece: u8, out: &mut Vec<Move>) {
-        let mut he = Emit::new(Mode::Collect, out);
-        he.piece = piece;
         let mut cx = *origin;
         cx.from = at;
         cx.create = false;
-        self.generate(st, &mut cx, &self.chains[id as usize].0, &mut he);
+        let (body, _, gate) = &self.chains[id as usize];
+        if gate
+            .as_ref()
+            .is_some_and(|g| self.gate_hops(g, st, &cx, piece, out))
+        {
+            return;
+        }
+        let mut he = Emit::new(Mode::Collect, out);
+        he.piece = piece;
+        self.generate(st, &mut cx, body, &mut he);
     }
 
     /// Explores the hops of chain `id` (those of `stack` from `first` on, from where the
