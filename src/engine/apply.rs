@@ -322,14 +322,24 @@ impl<const W: usize> Core<W> {
 
     /// The hop of chain move `m` from `at` that lands on `next`.
     fn hop(&self, st: &State<W>, m: &Move, at: Cell, next: Cell) -> Option<Move> {
-        let body = &self.chains[m.effect as usize].0;
-        // The first hop that lands there, kept as generation meets it: nothing listed.
-        let mut none = Vec::new();
-        let mut e = Emit::new(Mode::Find(next), &mut none);
-        e.piece = m.piece;
+        let (body, _, gate) = &self.chains[m.effect as usize];
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = at;
         cx.slots = m.slots;
+        // The first hop that lands there, kept as generation meets it: nothing listed.
+        let mut found = None;
+        let first = |h: Move| {
+            found = (h.to == next).then_some(h);
+            found.is_some()
+        };
+        if let Some(g) = gate
+            && self.gate_hops(g, st, &cx, m.piece, first).is_some()
+        {
+            return found;
+        }
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Find(next), &mut none);
+        e.piece = m.piece;
         self.generate(st, &mut cx, body, &mut e);
         e.found
     }

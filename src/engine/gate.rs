@@ -254,21 +254,22 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// The first hops of a chain with `gate` for `piece` at `from`, made from the hops'
-    /// shapes as the chain's rules would make them, in their order, when every hop is
-    /// `exact` and its directions translations; `false` (nothing made) otherwise.
+    /// Hands `f` the first hops of a chain with `gate` for `piece` at `cx.from`, made from
+    /// the hops' shapes as the chain's rules would make them, in their order, until `f`
+    /// asks to stop (returns true), when every hop is `exact` and its directions
+    /// translations; `None` (nothing handed) otherwise, else whether `f` stopped.
     pub fn gate_hops(
         &self,
         gate: &Gate<W>,
         st: &State<W>,
         cx: &Ctx,
         piece: u8,
-        out: &mut Vec<Move>,
-    ) -> bool {
+        mut f: impl FnMut(Move) -> bool,
+    ) -> Option<bool> {
         let me = cx.me as usize;
         let ready = |h: &Hop<W>| h.exact.is_some() && matches!(h.shifts.get(me), Some(Some(_)));
         if !gate.iter().all(ready) {
-            return false;
+            return None;
         }
         let mut hcx = *cx;
         for h in gate {
@@ -282,11 +283,13 @@ impl<const W: usize> Core<W> {
                         hcx.slots[v as usize] = s.dir as u16;
                     }
                     let to = (hcx.from as i32 + s.n.0) as Cell;
-                    out.push(super::generate::made(&hcx, piece, to, then));
+                    if f(super::generate::made(&hcx, piece, to, then)) {
+                        return Some(true);
+                    }
                 }
             }
         }
-        true
+        Some(false)
     }
 
     /// Whether a path of a chain with `gate` ends where hop `h` lands (no hop's shape
@@ -600,7 +603,11 @@ mod tests {
                         let mut hcx = cx;
                         hcx.from = from;
                         let mut shaped = Vec::new();
-                        if core.gate_hops(gate, st, &hcx, piece, &mut shaped) {
+                        let made_all = core.gate_hops(gate, st, &hcx, piece, |m| {
+                            shaped.push(m);
+                            false
+                        });
+                        if made_all.is_some() {
                             assert_eq!(shaped, first_hops(&core, st, id, from), "chain {id}");
                             made += shaped.len();
                         } else {

@@ -933,9 +933,12 @@ impl<const W: usize> Core<W> {
         cx.from = at;
         cx.create = false;
         let (body, _, gate) = &self.chains[id as usize];
-        if gate
-            .as_ref()
-            .is_some_and(|g| self.gate_hops(g, st, &cx, piece, out))
+        let push = |m| {
+            out.push(m);
+            false
+        };
+        if let Some(g) = gate
+            && self.gate_hops(g, st, &cx, piece, push).is_some()
         {
             return;
         }
