@@ -46,12 +46,11 @@ struct Shifts<const W: usize> {
 /// move; the converse need not hold (a hop's other conditions are not looked at).
 pub type Gate<const W: usize> = Vec<Hop<W>>;
 
-/// What a hop leaves on the cells it changes (`Core::ends_at_landing`).
+/// What a hop leaves on the cells it changes (`Core::ends_at_landing`). Its landing is
+/// left out: a hop's shape tests cells one step away or more, never where it stands.
 struct AfterHop<const W: usize> {
     /// Cells left empty: its origin, and those a `remove` surely empties.
     emptied: Bits<W>,
-    /// Its landing and the piece standing there, unless an effect wrote it again.
-    landing: Option<(Cell, u8)>,
     /// Cells whose content is not known (written under an `if`, or by another effect).
     unknown: Bits<W>,
 }
@@ -68,12 +67,8 @@ impl<const W: usize> AfterHop<W> {
         let CTest::Table(t) = t else {
             return None;
         };
-        let mut changed = self.emptied.or(self.unknown);
-        let mut passing = self.emptied.and(t.cells_with(me, 0)).or(self.unknown);
-        if let Some((c, code)) = self.landing {
-            changed.insert(c);
-            passing.set(c, t.holds(me, c, code));
-        }
+        let changed = self.emptied.or(self.unknown);
+        let passing = self.emptied.and(t.cells_with(me, 0)).or(self.unknown);
         Some(before.minus(changed).or(passing))
     }
 }
@@ -174,11 +169,16 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     Cond::Is(..) => over.is_some(),
                     _ => false,
                 };
+                // A fixed direction inside a `for` is made once per direction of the
+                // `for`, not once.
                 let slot = match (*d, bound) {
-                    (DirRef::Var(v), _) => Some(v),
+                    (DirRef::Var(v), _) => Some(Some(v)),
+                    (_, None) => Some(None),
                     _ => None,
                 };
-                let exact = (whole && land.is_some()).then_some((slot, then.unwrap_or(NONE)));
+                let exact = slot
+                    .filter(|_| whole && land.is_some())
+                    .map(|slot| (slot, then.unwrap_or(NONE)));
                 hops.push(Hop {
                     dirs,
                     n: *n,
@@ -254,10 +254,11 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// Hands `f` the first hops of a chain with `gate` for `piece` at `cx.from`, made from
-    /// the hops' shapes as the chain's rules would make them, in their order, until `f`
-    /// asks to stop (returns true), when every hop is `exact` and its directions
-    /// translations; `None` (nothing handed) otherwise, else whether `f` stopped.
+    /// Hands `f` the hops of a chain with `gate` for `piece` at `cx.from` (its first, or
+    /// those from a landing), made from the hops' shapes as the chain's rules would make
+    /// them, in their order, until `f` asks to stop (returns true), when every hop is
+    /// `exact` and its directions translations; `None` (nothing handed) otherwise, else
+    /// whether `f` stopped.
     pub fn gate_hops(
         &self,
         gate: &Gate<W>,
@@ -278,10 +279,12 @@ impl<const W: usize> Core<W> {
             };
             let (land, over) = self.hop_sets(h, st, cx);
             for s in shifts {
+                // Bound for every direction, as the `for` binds it: the statements after
+                // the `for` see its last.
+                if let Some(v) = slot {
+                    hcx.slots[v as usize] = s.dir as u16;
+                }
                 if passes(std::slice::from_ref(s), land, over, hcx.from) {
-                    if let Some(v) = slot {
-                        hcx.slots[v as usize] = s.dir as u16;
-                    }
                     let to = (hcx.from as i32 + s.n.0) as Cell;
                     if f(super::generate::made(&hcx, piece, to, then)) {
                         return Some(true);
@@ -328,7 +331,6 @@ impl<const W: usize> Core<W> {
     fn after_hop(&self, st: &State<W>, h: &Move) -> Option<AfterHop<W>> {
         let mut after = AfterHop {
             emptied: Bits::EMPTY,
-            landing: Some((h.to, st.board[h.from as usize])),
             unknown: Bits::EMPTY,
         };
         after.emptied.insert(h.from);
@@ -382,23 +384,17 @@ impl<const W: usize> Core<W> {
             if c == NONE {
                 continue;
             }
-            if after.landing.is_some_and(|(l, _)| l == c) {
-                after.landing = None;
-                if !emptied {
-                    after.unknown.insert(c);
-                }
-            }
             if emptied {
                 after.emptied.insert(c);
                 after.unknown.remove(c);
             } else {
                 after.unknown.insert(c);
-                after.emptied.remove(c);
             }
         }
     }
 
-    /// `written` for the effects under an `if`, which may not run.
+    /// `written` for the effects under an `if`, which may not run: a call of its own,
+    /// so that `written`, inlined into `after_hop`, does not call itself.
     fn written_under_if(
         &self,
         st: &State<W>,
@@ -581,17 +577,42 @@ mod tests {
     }
 
     /// In random games, the first hops `gate_hops` makes from the hops' shapes are the
-    /// moves the chain's rules make, in their order; a chain whose hop condition says
-    /// more than its shape (`from is friend and …`) or whose `for` holds two statements
-    /// is left to its rules.
+    /// moves the chain's rules make, in their order and with their variables (a `for`'s
+    /// direction stays bound to its last for the statements after it); a chain whose hop
+    /// condition says more than its shape (`from is friend and …`), whose `for` holds two
+    /// statements, or with a fixed direction inside a `for` (a hop per pass) is left to
+    /// its rules.
     #[test]
     fn hops_made_from_their_shape_are_those_the_rules_make() {
+        let men = "move to from + d * 2 if from + d is enemy then { remove from + d } } } }";
+        let ahead = "move to from + forward * 2 if from + forward is enemy \
+                     then { remove from + forward }";
         let two = GAME.replace(
-            "move to from + d * 2 if from + d is enemy then { remove from + d } } } }",
-            "move to from + d * 2 if from + d is enemy then { remove from + d }\n             move to from + d * 3 if from + d * 2 is enemy then { remove from + d * 2 } } } }",
+            men,
+            "move to from + d * 2 if from + d is enemy then { remove from + d }\n\
+             move to from + d * 3 if from + d * 2 is enemy then { remove from + d * 2 } } } }",
         );
-        assert_ne!(two, GAME);
-        for (text, men) in [(GAME, true), (&two[..], false)] {
+        // Men that step straight on too, so that hops along a file come up.
+        let straight = |g: String| {
+            g.replace(
+                "step forward-left, forward-right }",
+                "step forward, forward-left, forward-right }",
+            )
+        };
+        let fixed_in_for = straight(GAME.replace(men, &format!("{ahead} }} }} }}")));
+        let after_for = straight(GAME.replace(
+            men,
+            &format!("move to from + d * 2 if from + d is enemy then {{ remove from + d }} }}\n{ahead} }} }}"),
+        ));
+        let variants = [&two, &fixed_in_for, &after_for];
+        assert!(variants.iter().all(|v| **v != GAME));
+        let games = [
+            (GAME, true),
+            (&two[..], false),
+            (&fixed_in_for[..], false),
+            (&after_for[..], true),
+        ];
+        for (text, men) in games {
             let core = Core::<1>::of_text(text);
             let (mut made, mut left) = (0, 0);
             each_position(&core, 5, |st| {
