@@ -903,15 +903,11 @@ impl<const W: usize> Core<W> {
         let stack = &mut kept.stack;
         self.hops(st, &origin, cx.from, id, e.piece, stack);
         // Nor do those whose every first hop ends where it lands (most, in draughts).
-        let gate = &self.chains[id as usize].2;
         let (mut path, mut stop) = (Path::default(), false);
         let (mut scratch, mut slot) = (None, Some(&mut kept.state));
         for i in 0..kept.stack.len() {
             let h = kept.stack[i];
-            stop = if gate
-                .as_ref()
-                .is_some_and(|g| self.ends_at_landing(g, st, &origin, &h))
-            {
+            stop = if self.ends_told(id, st, &origin, &h) {
                 e.chain(&origin, id, &[h.to])
             } else {
                 let scratch = scratch.get_or_insert_with(|| {
@@ -967,15 +963,31 @@ impl<const W: usize> Core<W> {
             return path.len > 0 && e.chain(origin, id, &path.cells[..path.len]);
         }
         for i in first..end {
-            if self.hop_on(st, origin, stack, i, id, path, e) {
+            let h = stack[i];
+            let stop = if self.ends_told(id, st, origin, &h) {
+                path.cells[path.len] = h.to;
+                e.chain(origin, id, &path.cells[..=path.len])
+            } else {
+                self.hop_on(st, origin, stack, i, id, path, e)
+            };
+            if stop {
                 return true;
             }
         }
         false
     }
 
-    /// The paths of chain `id` that go on with hop `stack[i]` from `path` (`chain`).
-    /// True when the emitter asked to stop.
+    /// Whether the path of chain `id` ends where hop `h` lands, told before the hop is
+    /// made (`Core::ends_at_landing`), which then need not be.
+    #[inline(always)]
+    fn ends_told(&self, id: u16, st: &State<W>, origin: &Ctx, h: &Move) -> bool {
+        (self.chains[id as usize].2.as_ref())
+            .is_some_and(|g| self.ends_at_landing(g, st, origin, h))
+    }
+
+    /// The paths of chain `id` that go on with hop `stack[i]` from `path`, the hop made
+    /// (`chain`, when its landing could not be told before). True when the emitter asked
+    /// to stop.
     #[allow(clippy::too_many_arguments)]
     fn hop_on(
         &self,
@@ -991,38 +1003,29 @@ impl<const W: usize> Core<W> {
         let h = stack[i];
         path.cells[path.len] = h.to;
         path.len += 1;
-        let stop = if gate
-            .as_ref()
-            .is_some_and(|g| self.ends_at_landing(g, st, origin, &h))
-        {
-            // Told before the hop is made, which then need not be.
+        let frame = self.make_hop(st, &h);
+        // A landing no hop's shape leaves (most, in draughts) ends the path too, and
+        // runs none of the hops' rules.
+        let ended = path.len >= crate::ir::MAX_HOPS
+            || until.as_ref().is_some_and(|u| {
+                let mut cx = *origin;
+                cx.from = h.from;
+                cx.to = h.to;
+                u(self, st, &mut cx)
+            })
+            || gate
+                .as_ref()
+                .is_some_and(|g| !self.could_start(g, st, origin, h.to));
+        let stop = if ended {
             e.chain(origin, id, &path.cells[..path.len])
         } else {
-            let frame = self.make_hop(st, &h);
-            // A landing no hop's shape leaves (most, in draughts) ends the path too, and
-            // runs none of the hops' rules.
-            let ended = path.len >= crate::ir::MAX_HOPS
-                || until.as_ref().is_some_and(|u| {
-                    let mut cx = *origin;
-                    cx.from = h.from;
-                    cx.to = h.to;
-                    u(self, st, &mut cx)
-                })
-                || gate
-                    .as_ref()
-                    .is_some_and(|g| !self.could_start(g, st, origin, h.to));
-            let stop = if ended {
-                e.chain(origin, id, &path.cells[..path.len])
-            } else {
-                let end = stack.len();
-                self.hops(st, origin, h.to, id, e.piece, stack);
-                let stop = self.chain(st, origin, stack, end, id, path, e);
-                stack.truncate(end);
-                stop
-            };
-            self.unmake(st, frame);
+            let end = stack.len();
+            self.hops(st, origin, h.to, id, e.piece, stack);
+            let stop = self.chain(st, origin, stack, end, id, path, e);
+            stack.truncate(end);
             stop
         };
+        self.unmake(st, frame);
         path.len -= 1;
         stop
     }
