@@ -62,18 +62,46 @@ impl<'a> Checker<'a> {
 
     /// Directions as written, `opposite` applied, those after `except` left out.
     pub(super) fn dirs(&mut self, names: &[ast::DirName]) -> Vec<DirRef> {
-        let mut out = Vec::new();
+        // Each direction with the name that gave it, to point at a repeated one.
+        let mut out: Vec<(DirRef, &Name)> = Vec::new();
         let mut left_out = Vec::new();
         for d in names {
             let plain = self.plain_dirs(&d.name);
-            let list = if d.except { &mut left_out } else { &mut out };
             for r in plain {
-                list.push(if d.opposite { self.opposite(r) } else { r });
+                let r = if d.opposite { self.opposite(r) } else { r };
+                if d.except {
+                    left_out.push(r);
+                } else {
+                    out.push((r, &d.name));
+                }
             }
         }
-        out.retain(|d| !left_out.contains(d));
+        out.retain(|(d, _)| !left_out.contains(d));
+        let mut warned = Vec::new();
+        for (i, &(d, n)) in out.iter().enumerate() {
+            let Some(&(_, first)) = out[..i].iter().find(|e| e.0 == d) else {
+                continue;
+            };
+            if warned.contains(&n.span) {
+                continue;
+            }
+            warned.push(n.span);
+            let msg = if first.text == n.text {
+                format!("`{}` is named twice", n.text)
+            } else {
+                format!(
+                    "`{}` names a direction that `{}` already names",
+                    n.text, first.text
+                )
+            };
+            self.error(Code::W0206, n.span, msg).hint = Some(
+                "each naming counts: a slide or a `for` takes the direction again and lists \
+                 its moves twice; name each direction once"
+                    .into(),
+            );
+        }
         self.count_parts(out.len());
-        out
+        out.into_iter().map(|(d, _)| d).collect()
     }
 
     pub(super) fn single_dir(&mut self, d: &ast::DirName) -> Option<DirRef> {

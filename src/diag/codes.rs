@@ -382,6 +382,12 @@ catalogue! {
         wrong: "end {\n  when true: draw\n  when no moves: next loses\n}",
         right: "end {\n  when no moves: next loses\n  when repetitions >= 3: draw\n}",
     }
+    W0206 {
+        title: "direction named twice",
+        explanation: "A list of directions names one direction twice, often once alone and once in a set such as `orthogonal`. Each naming counts: a slide or a `for` over the list takes the direction again, so its moves are listed twice (and counted twice by perft); a step reaches the cell once.",
+        wrong: "moves Rook { slide orthogonal, north to not friend }",
+        right: "moves Rook { slide orthogonal to not friend }",
+    }
     E0300 {
         title: "illegal move",
         explanation: "A move given on the command line (`--after`) is not one of the legal moves of the position it is played in. The message gives its number in the list and the legal moves there. Moves are written in canonical notation: `e2-e4`, `K@d4`, `e7-e8=Q`, `pass`.",
