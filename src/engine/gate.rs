@@ -508,6 +508,24 @@ mod tests {
         }
     }
 
+    /// Hands `f` every piece of the player to move, with each chain's id and gate, in
+    /// the positions of `each_position`; the context is the player's, with no origin.
+    fn each_origin(
+        core: &Core<1>,
+        seed: u64,
+        mut f: impl FnMut(&State<1>, usize, &Gate<1>, &Ctx, Cell),
+    ) {
+        each_position(core, seed, |st| {
+            let cx = Ctx::new(st.s.to_move);
+            for (id, chain) in core.chains.iter().enumerate() {
+                let gate = chain.2.as_ref().expect("gated");
+                for from in st.by_owner[cx.me as usize].iter() {
+                    f(st, id, gate, &cx, from);
+                }
+            }
+        });
+    }
+
     const GAME: &str = "game \"T\" { }\nplayers { black forward north  white forward south }\n\
         board 6 x 6\npiece Man letter M\npiece King letter K\n\
         setup { black Man a1 c1 e1 b2 d2 f2 a3 e3  white Man b6 d6 f6 a5 c5 e5 b4 f4 }\n\
@@ -550,23 +568,17 @@ mod tests {
         for (text, mostly) in games {
             let core = Core::<1>::of_text(&text);
             let (mut told, mut hops) = (0, 0);
-            each_position(&core, 3, |st| {
-                let cx = Ctx::new(st.s.to_move);
-                for (id, chain) in core.chains.iter().enumerate() {
-                    let gate = chain.2.as_ref().expect("gated");
-                    for from in st.by_owner[cx.me as usize].iter() {
-                        for h in first_hops(&core, st, id, from) {
-                            hops += 1;
-                            if !core.ends_at_landing(gate, st, &cx, &h) {
-                                continue;
-                            }
-                            told += 1;
-                            let mut made = st.clone();
-                            core.make_hop(&mut made, &h);
-                            let after = core.could_start(gate, &made, &cx, h.to);
-                            assert!(!after, "chain {id}: {h:?}");
-                        }
+            each_origin(&core, 3, |st, id, gate, cx, from| {
+                for h in first_hops(&core, st, id, from) {
+                    hops += 1;
+                    if !core.ends_at_landing(gate, st, cx, &h) {
+                        continue;
                     }
+                    told += 1;
+                    let mut made = st.clone();
+                    core.make_hop(&mut made, &h);
+                    let after = core.could_start(gate, &made, cx, h.to);
+                    assert!(!after, "chain {id}: {h:?}");
                 }
             });
             assert!(hops > 100, "{hops} hops");
@@ -615,27 +627,21 @@ mod tests {
         for (text, men) in games {
             let core = Core::<1>::of_text(text);
             let (mut made, mut left) = (0, 0);
-            each_position(&core, 5, |st| {
-                let cx = Ctx::new(st.s.to_move);
-                for (id, chain) in core.chains.iter().enumerate() {
-                    let gate = chain.2.as_ref().expect("gated");
-                    for from in st.by_owner[cx.me as usize].iter() {
-                        let piece = core.codes.piece[st.board[from as usize] as usize];
-                        let mut hcx = cx;
-                        hcx.from = from;
-                        let mut shaped = Vec::new();
-                        let made_all = core.gate_hops(gate, st, &hcx, piece, |m| {
-                            shaped.push(m);
-                            false
-                        });
-                        if made_all.is_some() {
-                            assert_eq!(shaped, first_hops(&core, st, id, from), "chain {id}");
-                            made += shaped.len();
-                        } else {
-                            assert!(shaped.is_empty());
-                            left += 1;
-                        }
-                    }
+            each_origin(&core, 5, |st, id, gate, cx, from| {
+                let piece = core.codes.piece[st.board[from as usize] as usize];
+                let mut hcx = *cx;
+                hcx.from = from;
+                let mut shaped = Vec::new();
+                let made_all = core.gate_hops(gate, st, &hcx, piece, |m| {
+                    shaped.push(m);
+                    false
+                });
+                if made_all.is_some() {
+                    assert_eq!(shaped, first_hops(&core, st, id, from), "chain {id}");
+                    made += shaped.len();
+                } else {
+                    assert!(shaped.is_empty());
+                    left += 1;
                 }
             });
             // The men's chains are made from their shapes, the kings' left to their rules.
