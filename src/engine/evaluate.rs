@@ -992,6 +992,18 @@ impl<const W: usize> Core<W> {
         ray.and(up_to)
     }
 
+    /// The nearest cell of `set` beyond `c` in direction `d`, as a set of one cell or
+    /// none: the ray's hits masked up to the first, with no bit scan and no branch.
+    #[inline(always)]
+    pub fn first_cell_of(&self, c: usize, d: usize, set: Bits<W>) -> Bits<W> {
+        let hits = self.geo.ray_mask[c][d].and(set);
+        hits.and(if self.geo.increasing[d] {
+            hits.through_lowest()
+        } else {
+            hits.down_to_highest()
+        })
+    }
+
     /// The nearest cell of `set` beyond `c` in direction `d`, or `NONE`.
     #[inline(always)]
     pub fn first_in(&self, c: Cell, d: u8, set: Bits<W>) -> Cell {

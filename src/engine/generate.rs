@@ -72,6 +72,14 @@ pub enum CStmt<const W: usize> {
         cond: Option<CondFn<W>>,
         then: u16,
     },
+    /// In each direction, a move to the first cell of `seek` beyond the piece, if it
+    /// passes `to`: the `move to first T from from toward d`s of a `for` (see
+    /// `ExprCompiler::for_dirs`), with no effect.
+    Nearest {
+        dirs: Vec<DirRef>,
+        seek: CTest<W>,
+        to: CTest<W>,
+    },
     MoveAny {
         to: CTest<W>,
         cond: Option<CondFn<W>>,
@@ -492,6 +500,9 @@ impl<const W: usize> Core<W> {
                 }
             }
             CStmt::MoveTo { .. } => self.move_to(st, cx, s, e),
+            CStmt::Nearest { dirs, seek, to } => {
+                cx.from != NONE && self.nearest(st, cx, dirs, seek, to, e)
+            }
             CStmt::MoveAny {
                 to,
                 cond,
@@ -529,6 +540,32 @@ impl<const W: usize> Core<W> {
                 then,
             } => cx.from == NONE && self.any_cell(st, cx, on, cond, cond_set, *then, e),
         }
+    }
+
+    /// A `Nearest`: the first cell of `seek` in each direction, joined in a loop that
+    /// calls nothing and has no branch on the board. A direction named twice gives its
+    /// cell once, where the loop gave it twice: rules that name one twice may repeat a
+    /// move (`apart.rs`), so their moves are listed and the first of each kept anyway.
+    #[inline(always)]
+    fn nearest(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        dirs: &[DirRef],
+        seek: &CTest<W>,
+        to: &CTest<W>,
+        e: &mut Emit<W>,
+    ) -> bool {
+        let from = cx.from as usize;
+        let seek = seek.set(self, st, cx).expect("a set test");
+        let reached = dirs.iter().fold(Bits::EMPTY, |reached, &d| {
+            reached.or(self.first_cell_of(from, self.dir(cx, d) as usize & 7, seek))
+        });
+        e.many(
+            cx,
+            reached.and(to.set(self, st, cx).expect("a set test")),
+            NONE,
+        )
     }
 
     /// A `move to` statement (`s`). True when the emitter asked to stop.
@@ -1034,7 +1071,73 @@ impl<const W: usize> Core<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::movegen::Scratch;
+    use crate::engine::search::Rng;
     use crate::engine::state::NO_CLASS;
+
+    /// Rules with `move to`s the first cell of a set along a `for`'s direction, directly
+    /// and through a `let`, a direction named twice for white (`forward`, `north`: the
+    /// same move twice, which the list keeps once), and a jump left in the loop; with `kept`, each also tests `from is friend`, always true
+    /// but not a test of the target, which keeps it in the loop.
+    fn nearest_game(kept: bool) -> String {
+        let also = if kept { " and from is friend" } else { "" };
+        format!(
+            "game \"N\" {{ }}\n\
+             players {{ white forward north  black forward south }}\n\
+             board 7 x 6\nflag tile = all - c3 d4 e2 f5\n\
+             piece Seer letter S\npiece Scout letter C\npiece Jumper letter J\n\
+             hand {{ white Seer 3 Scout 3 Jumper 3  black Seer 3 Scout 3 Jumper 3 }}\n\
+             moves Seer {{ place on empty\n\
+               for d in all {{ move to first occupied from from toward d if to is enemy{also} }} }}\n\
+             moves Scout {{ place on empty\n\
+               for d in forward, north, forward-left, west {{\n\
+                 let x = first tile from from toward d\n move to x if x is empty{also} }} }}\n\
+             moves Jumper {{ place on empty\n\
+               for d in diagonal {{ let near = first tile from from toward d\n\
+                 move to near if near is not friend{also}\n\
+                 move to first tile from near toward d if near is empty and to is empty }} }}\n\
+             end {{ when no moves: draw }}\n"
+        )
+    }
+
+    #[test]
+    fn moves_to_the_first_cell_along_a_for_are_the_moves_the_loop_makes() {
+        let taken = Core::<1>::of_text(&nearest_game(false));
+        let kept = Core::<1>::of_text(&nearest_game(true));
+        let nearest = |core: &Core<1>| {
+            (core.moves.iter().flatten())
+                .filter(|s| matches!(s, CStmt::Nearest { .. }))
+                .count()
+        };
+        assert_eq!((nearest(&taken), nearest(&kept)), (3, 0));
+        let sorted = |core: &Core<1>, st: &mut State<1>| {
+            let mut v = Vec::new();
+            core.legal_moves(st, &mut v);
+            let mut v: Vec<_> = v
+                .iter()
+                .map(|m| (m.kind as u8, m.piece, m.from, m.to))
+                .collect();
+            v.sort();
+            v
+        };
+        let (mut sc, mut moves) = (Scratch::default(), 0);
+        for game in 0..40 {
+            let mut rng = Rng::for_playout(11, game);
+            let mut pos = taken.start_pos();
+            for _ in 0..30 {
+                let want = sorted(&kept, &mut pos.st);
+                assert_eq!(sorted(&taken, &mut pos.st), want, "game {game}");
+                let mut buf = Vec::new();
+                assert_eq!(taken.count_legal(&mut pos.st, &mut buf), want.len() as u32);
+                moves += want.iter().filter(|m| m.2 != NONE).count();
+                let Some(m) = taken.random_legal(&mut pos.st, &mut rng, &mut sc) else {
+                    break;
+                };
+                taken.play(&mut pos, &m);
+            }
+        }
+        assert!(moves > 2000, "{moves} moves on the board");
+    }
 
     /// The targets of the piece at `from` in a run that takes moves of class `class`.
     fn targets<const W: usize>(core: &Core<W>, st: &State<W>, from: Cell, class: u8) -> Vec<Cell> {

@@ -14,7 +14,105 @@ use crate::ir::{CellExpr, Cond, DirRef, Effect, Pattern, Stmt, Test};
 
 impl<const W: usize> ExprCompiler<'_, W> {
     pub fn stmts(&self, v: &[Stmt]) -> Vec<CStmt<W>> {
-        v.iter().map(|s| self.stmt(s)).collect()
+        let mut out = Vec::with_capacity(v.len());
+        for s in v {
+            match s {
+                Stmt::For { slot, dirs, body } => self.for_dirs(*slot, dirs, body, &mut out),
+                s => out.push(self.stmt(s)),
+            }
+        }
+        out
+    }
+
+    /// A `for` over directions. The `move to`s of its body that go to the first cell of a
+    /// set along the loop's direction (`move to first tile from from toward d if to is
+    /// empty`, or through a `let` bound so) with a target test alone and no effects are
+    /// taken out of the loop as one `Nearest`, which reaches them all with a few masks: their
+    /// moves are the same, generated before the loop's others.
+    fn for_dirs(&self, slot: u8, dirs: &[DirRef], body: &[Stmt], out: &mut Vec<CStmt<W>>) {
+        let flat = body
+            .iter()
+            .all(|s| matches!(s, Stmt::Let { .. } | Stmt::MoveTo { .. }));
+        let mut rest = Vec::with_capacity(body.len());
+        for (i, s) in body.iter().enumerate() {
+            match flat
+                .then(|| self.nearest_move(slot, dirs, &body[..i], s))
+                .flatten()
+            {
+                Some(nearest) => out.push(nearest),
+                None => rest.push(s.clone()),
+            }
+        }
+        // A body left with only `let`s makes no move.
+        if rest.iter().any(|s| !matches!(s, Stmt::Let { .. })) {
+            out.push(self.stmt(&Stmt::For {
+                slot,
+                dirs: dirs.to_vec(),
+                body: rest,
+            }));
+        }
+    }
+
+    /// `s` as a `Nearest`, when it is a `move to` the first cell passing a test along the
+    /// direction `slot` from the piece, written so or through a `let` among `before` (the
+    /// body's statements before it, all `let`s and `move to`s), with no effect and a
+    /// condition that tests the target alone, both tests given as sets.
+    fn nearest_move(
+        &self,
+        slot: u8,
+        dirs: &[DirRef],
+        before: &[Stmt],
+        s: &Stmt,
+    ) -> Option<CStmt<W>> {
+        let Stmt::MoveTo {
+            target,
+            to,
+            cond,
+            then: None,
+        } = s
+        else {
+            return None;
+        };
+        let along = |e: &CellExpr| match e {
+            CellExpr::First { test, start, dir }
+                if **start == CellExpr::From && *dir == DirRef::Var(slot) =>
+            {
+                Some((**test).clone())
+            }
+            _ => None,
+        };
+        let seek = match target {
+            CellExpr::Slot(s) => {
+                // The last `let` of the slot before the move, if none is in a `for` of
+                // its own (a flat body has none).
+                let value = before.iter().rev().find_map(|b| match b {
+                    Stmt::Let { slot, value } if slot == s => Some(value),
+                    _ => None,
+                })?;
+                along(value)?
+            }
+            e => along(e)?,
+        };
+        let mut tests = vec![to.clone()];
+        for c in match cond {
+            Cond::True => Vec::new(),
+            c => super::phase::conjuncts(c),
+        } {
+            match c {
+                Cond::Is(x, t)
+                    if *x == CellExpr::To || (x == target && matches!(x, CellExpr::Slot(_))) =>
+                {
+                    tests.push(t.clone())
+                }
+                _ => return None,
+            }
+        }
+        let (seek, to) = (self.test(&seek), self.test(&Test::And(tests)));
+        (seek.is_set() && to.is_set()).then(|| CStmt::Nearest {
+            dirs: dirs.to_vec(),
+            seek,
+            to,
+        })
     }
 
     fn stmt(&self, s: &Stmt) -> CStmt<W> {
