@@ -95,8 +95,8 @@ impl<'a> Checker<'a> {
                 )
             };
             self.error(Code::W0206, n.span, msg).hint = Some(
-                "each naming counts: a slide or a `for` takes the direction again and lists \
-                 its moves twice; name each direction once"
+                "each naming counts: a slide takes the direction again and lists its moves \
+                 twice, a `for` runs its body twice; name each direction once"
                     .into(),
             );
         }

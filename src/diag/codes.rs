@@ -384,7 +384,7 @@ catalogue! {
     }
     W0206 {
         title: "direction named twice",
-        explanation: "A list of directions names one direction twice, often once alone and once in a set such as `orthogonal`. Each naming counts: a slide or a `for` over the list takes the direction again, so its moves are listed twice (and counted twice by perft); a step reaches the cell once.",
+        explanation: "A list of directions names one direction twice, often once alone and once in a set such as `orthogonal`. Each naming counts: a slide over the list takes the direction again, so its moves are listed twice (and counted twice by perft); a `for` runs its body again for it, making the same moves, which are kept once; a step reaches the cell once.",
         wrong: "moves Rook { slide orthogonal, north to not friend }",
         right: "moves Rook { slide orthogonal to not friend }",
     }

@@ -1100,6 +1100,32 @@ mod tests {
         )
     }
 
+    /// What W0206 tells of a direction named twice: a slide lists its moves again, a
+    /// `for` makes the same moves again, which are kept once.
+    #[test]
+    fn a_direction_named_twice_lists_a_slide_twice_and_a_for_once() {
+        let count = |rules: &str| {
+            let core = Core::<1>::of_text(&format!(
+                "game \"D\" {{ }}\nplayers {{ white  black }}\nboard 5 x 5\n\
+                 piece Man letter M\nsetup {{ white Man c1  black Man c5 }}\n\
+                 moves Man {{ {rules} }}\nend {{ when no moves: draw }}\n"
+            ));
+            let mut st = core.start();
+            let mut buf = Vec::new();
+            (core.count_legal(&mut st, &mut buf), {
+                core.legal_moves(&mut st, &mut buf);
+                buf.len()
+            })
+        };
+        assert_eq!(count("slide north, east"), (5, 5));
+        assert_eq!(count("slide north, north, east"), (8, 8));
+        assert_eq!(count("for d in north, east { move to from + d }"), (2, 2));
+        assert_eq!(
+            count("for d in north, north, east { move to from + d }"),
+            (2, 2)
+        );
+    }
+
     #[test]
     fn moves_to_the_first_cell_along_a_for_are_the_moves_the_loop_makes() {
         let taken = Core::<1>::of_text(&nearest_game(false));
