@@ -207,6 +207,22 @@ fn apart_together<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[&Stmt]) ->
         })
 }
 
+/// Whether every `move to` of a loop body of `let`s and `move to`s goes to a cell on
+/// the line of the loop's direction from `from`: passes over distinct directions then
+/// never reach one cell.
+pub(super) fn moves_along(slot: Slot, body: &[Stmt]) -> bool {
+    let mut lets = Vec::new();
+    body.iter().all(|s| match s {
+        Stmt::Let { slot: s, value } => {
+            let w = way(value, slot, &lets);
+            lets.push((*s, w));
+            *s != slot
+        }
+        Stmt::MoveTo { target, .. } => way(target, slot, &lets).is_some_and(|w| !w.is_empty()),
+        _ => false,
+    })
+}
+
 /// One link of the way from `from` to a target along a loop's direction: so many cells
 /// further, or the first cell passing a test beyond the cell before (at least one
 /// further).

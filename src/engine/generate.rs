@@ -1077,8 +1077,13 @@ mod tests {
 
     /// Rules with `move to`s the first cell of a set along a `for`'s direction, directly
     /// and through a `let`, a direction named twice for white (`forward`, `north`: the
-    /// same move twice, which the list keeps once), and a jump left in the loop; with `kept`, each also tests `from is friend`, always true
-    /// but not a test of the target, which keeps it in the loop.
+    /// same move twice, which the list keeps once), and a jump left in the loop; with
+    /// `kept`, each also tests `from is friend`, always true but not a test of the
+    /// target, which keeps it in the loop. Those left in the loop either way: one after
+    /// another `move to` (a Guard's step first and its sight second reach one cell, and
+    /// the step's move, with its effect, is the one kept), and one beside a `move to` off
+    /// the loop's line (a Herald's `move to a1`, met by its sight along the first rank or
+    /// the long diagonal).
     fn nearest_game(kept: bool) -> String {
         let also = if kept { " and from is friend" } else { "" };
         format!(
@@ -1086,7 +1091,15 @@ mod tests {
              players {{ white forward north  black forward south }}\n\
              board 7 x 6\nflag tile = all - c3 d4 e2 f5\n\
              piece Seer letter S\npiece Scout letter C\npiece Jumper letter J\n\
-             hand {{ white Seer 3 Scout 3 Jumper 3  black Seer 3 Scout 3 Jumper 3 }}\n\
+             piece Guard letter G\npiece Herald letter H\n\
+             hand {{ white Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2\n\
+                     black Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2 }}\n\
+             moves Guard {{ place on empty\n\
+               for d in orthogonal {{ move to from + d if to is empty then {{ clear tile at to }}\n\
+                 move to first tile from from toward d if to is empty }} }}\n\
+             moves Herald {{ place on empty\n\
+               for d in all {{ move to first tile from from toward d if to is empty\n\
+                 move to a1 if to is empty then {{ set tile at to }} }} }}\n\
              moves Seer {{ place on empty\n\
                for d in all {{ move to first occupied from from toward d if to is enemy{also} }} }}\n\
              moves Scout {{ place on empty\n\
@@ -1141,7 +1154,7 @@ mod tests {
             core.legal_moves(st, &mut v);
             let mut v: Vec<_> = v
                 .iter()
-                .map(|m| (m.kind as u8, m.piece, m.from, m.to))
+                .map(|m| (m.kind as u8, m.piece, m.from, m.to, m.effect))
                 .collect();
             v.sort();
             v

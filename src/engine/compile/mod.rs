@@ -24,18 +24,23 @@ impl<const W: usize> ExprCompiler<'_, W> {
         out
     }
 
-    /// A `for` over directions. The `move to`s of its body that go to the first cell of a
-    /// set along the loop's direction (`move to first tile from from toward d if to is
-    /// empty`, or through a `let` bound so) with a target test alone and no effects are
-    /// taken out of the loop as one `Nearest`, which reaches them all with a few masks: their
-    /// moves are the same, generated before the loop's others.
+    /// A `for` over directions. The first `move to` of its body, when it goes to the
+    /// first cell of a set along the loop's direction (`move to first tile from from
+    /// toward d if to is empty`, or through a `let` bound so) with a target test alone and
+    /// no effects, is taken out of the loop as one `Nearest`, which reaches it in every
+    /// direction with a few masks. Its moves come before the loop's others: when every
+    /// `move to` of the body goes along the loop's direction, the only other moves it
+    /// could meet (which `movegen` drops as repeated, the first kept) are those of the
+    /// same pass, which it came before already.
     fn for_dirs(&self, slot: u8, dirs: &[DirRef], body: &[Stmt], out: &mut Vec<CStmt<W>>) {
         let flat = body
             .iter()
             .all(|s| matches!(s, Stmt::Let { .. } | Stmt::MoveTo { .. }));
+        let taken = flat && super::apart::moves_along(slot, body);
         let mut rest = Vec::with_capacity(body.len());
         for (i, s) in body.iter().enumerate() {
-            match flat
+            let first = body[..i].iter().all(|b| matches!(b, Stmt::Let { .. }));
+            match (taken && first)
                 .then(|| self.nearest_move(slot, dirs, &body[..i], s))
                 .flatten()
             {
@@ -54,9 +59,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 
     /// `s` as a `Nearest`, when it is a `move to` the first cell passing a test along the
-    /// direction `slot` from the piece, written so or through a `let` among `before` (the
-    /// body's statements before it, all `let`s and `move to`s), with no effect and a
-    /// condition that tests the target alone, both tests given as sets.
+    /// direction `slot` from the piece, written so or through one of the `let`s `before`
+    /// it, with no effect and a condition that tests the target alone, both tests given
+    /// as sets.
     fn nearest_move(
         &self,
         slot: u8,
@@ -83,8 +88,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
         };
         let seek = match target {
             CellExpr::Slot(s) => {
-                // The last `let` of the slot before the move, if none is in a `for` of
-                // its own (a flat body has none).
+                // The last `let` of the slot before the move.
                 let value = before.iter().rev().find_map(|b| match b {
                     Stmt::Let { slot, value } if slot == s => Some(value),
                     _ => None,
