@@ -1082,31 +1082,50 @@ mod tests {
     /// target, which keeps it in the loop. Those left in the loop either way: one after
     /// another `move to` (a Guard's step first and its sight second reach one cell, and
     /// the step's move, with its effect, is the one kept), and one beside a `move to` off
-    /// the loop's line (a Herald's `move to a1`, met by its sight along the first rank or
-    /// the long diagonal).
-    fn nearest_game(kept: bool) -> String {
+    /// the loop's line (a Herald's `move to c4`, met by its sight along the lines through
+    /// c4).
+    fn nearest_game(kept: bool, hex: bool) -> String {
         let also = if kept { " and from is friend" } else { "" };
+        // The same rules on a square board and on a hexagon (six directions, none of
+        // them `north`, rays along three axes).
+        let (forward, board, straight, scout, slant) = if hex {
+            (
+                "northeast  black forward southwest",
+                "hexagon 4",
+                "east, west",
+                "forward, northeast, forward-left, west",
+                "northeast, southeast, west",
+            )
+        } else {
+            (
+                "north  black forward south",
+                "7 x 6",
+                "orthogonal",
+                "forward, north, forward-left, west",
+                "diagonal",
+            )
+        };
         format!(
             "game \"N\" {{ }}\n\
-             players {{ white forward north  black forward south }}\n\
-             board 7 x 6\nflag tile = all - c3 d4 e2 f5\n\
+             players {{ white forward {forward} }}\n\
+             board {board}\nflag tile = all - c3 d4 e2 d5\n\
              piece Seer letter S\npiece Scout letter C\npiece Jumper letter J\n\
              piece Guard letter G\npiece Herald letter H\n\
              hand {{ white Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2\n\
                      black Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2 }}\n\
              moves Guard {{ place on empty\n\
-               for d in orthogonal {{ move to from + d if to is empty then {{ clear tile at to }}\n\
+               for d in {straight} {{ move to from + d if to is empty then {{ clear tile at to }}\n\
                  move to first tile from from toward d if to is empty }} }}\n\
              moves Herald {{ place on empty\n\
                for d in all {{ move to first tile from from toward d if to is empty\n\
-                 move to a1 if to is empty then {{ set tile at to }} }} }}\n\
+                 move to c4 if to is empty then {{ set tile at to }} }} }}\n\
              moves Seer {{ place on empty\n\
                for d in all {{ move to first occupied from from toward d if to is enemy{also} }} }}\n\
              moves Scout {{ place on empty\n\
-               for d in forward, north, forward-left, west {{\n\
+               for d in {scout} {{\n\
                  let x = first tile from from toward d\n move to x if x is empty{also} }} }}\n\
              moves Jumper {{ place on empty\n\
-               for d in diagonal {{ let near = first tile from from toward d\n\
+               for d in {slant} {{ let near = first tile from from toward d\n\
                  move to near if near is not friend{also}\n\
                  move to first tile from near toward d if near is empty and to is empty }} }}\n\
              end {{ when no moves: draw }}\n"
@@ -1141,8 +1160,14 @@ mod tests {
 
     #[test]
     fn moves_to_the_first_cell_along_a_for_are_the_moves_the_loop_makes() {
-        let taken = Core::<1>::of_text(&nearest_game(false));
-        let kept = Core::<1>::of_text(&nearest_game(true));
+        for hex in [false, true] {
+            same_moves_taken_out_or_kept(hex);
+        }
+    }
+
+    fn same_moves_taken_out_or_kept(hex: bool) {
+        let taken = Core::<1>::of_text(&nearest_game(false, hex));
+        let kept = Core::<1>::of_text(&nearest_game(true, hex));
         let nearest = |core: &Core<1>| {
             (core.moves.iter().flatten())
                 .filter(|s| matches!(s, CStmt::Nearest { .. }))
@@ -1165,7 +1190,7 @@ mod tests {
             let mut pos = taken.start_pos();
             for _ in 0..30 {
                 let want = sorted(&kept, &mut pos.st);
-                assert_eq!(sorted(&taken, &mut pos.st), want, "game {game}");
+                assert_eq!(sorted(&taken, &mut pos.st), want, "game {game}, hex {hex}");
                 let mut buf = Vec::new();
                 assert_eq!(taken.count_legal(&mut pos.st, &mut buf), want.len() as u32);
                 moves += want.iter().filter(|m| m.2 != NONE).count();
@@ -1175,7 +1200,7 @@ mod tests {
                 taken.play(&mut pos, &m);
             }
         }
-        assert!(moves > 2000, "{moves} moves on the board");
+        assert!(moves > 2000, "{moves} moves on the board, hex {hex}");
     }
 
     /// The targets of the piece at `from` in a run that takes moves of class `class`.
