@@ -36,24 +36,26 @@ impl<const W: usize> ExprCompiler<'_, W> {
         let flat = body
             .iter()
             .all(|s| matches!(s, Stmt::Let { .. } | Stmt::MoveTo { .. }));
-        let taken = flat && super::apart::moves_along(slot, body);
-        let mut rest = Vec::with_capacity(body.len());
-        for (i, s) in body.iter().enumerate() {
-            let first = body[..i].iter().all(|b| matches!(b, Stmt::Let { .. }));
-            match (taken && first)
-                .then(|| self.nearest_move(slot, dirs, &body[..i], s))
-                .flatten()
-            {
-                Some(nearest) => out.push(nearest),
-                None => rest.push(s.clone()),
-            }
-        }
-        // A body left with only `let`s makes no move.
-        if rest.iter().any(|s| !matches!(s, Stmt::Let { .. })) {
+        let first = body.iter().position(|s| !matches!(s, Stmt::Let { .. }));
+        let nearest = first
+            .filter(|_| flat && super::apart::moves_along(slot, body))
+            .and_then(|i| Some((i, self.nearest_move(slot, dirs, &body[..i], &body[i])?)));
+        let Some((i, nearest)) = nearest else {
             out.push(self.stmt(&Stmt::For {
                 slot,
                 dirs: dirs.to_vec(),
-                body: rest,
+                body: body.to_vec(),
+            }));
+            return;
+        };
+        out.push(nearest);
+        // A body left with only `let`s makes no move.
+        if body[i + 1..].iter().any(|s| !matches!(s, Stmt::Let { .. })) {
+            let rest = body.iter().enumerate().filter(|&(j, _)| j != i);
+            out.push(self.stmt(&Stmt::For {
+                slot,
+                dirs: dirs.to_vec(),
+                body: rest.map(|(_, s)| s.clone()).collect(),
             }));
         }
     }
@@ -97,22 +99,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
             }
             e => along(e)?,
         };
-        let mut tests = vec![to.clone()];
-        for c in match cond {
-            Cond::True => Vec::new(),
-            c => super::phase::conjuncts(c),
-        } {
-            match c {
-                Cond::Is(x, t)
-                    if *x == CellExpr::To || (x == target && matches!(x, CellExpr::Slot(_))) =>
-                {
-                    tests.push(t.clone())
-                }
-                _ => return None,
-            }
-        }
-        let (seek, to) = (self.test(&seek), self.test(&Test::And(tests)));
-        (seek.is_set() && to.is_set()).then(|| CStmt::Nearest {
+        let (to, rest) = target_test(target, to, cond);
+        let (seek, to) = (self.test(&seek), self.test(&to));
+        (rest.is_empty() && seek.is_set() && to.is_set()).then(|| CStmt::Nearest {
             dirs: dirs.to_vec(),
             seek,
             to,
@@ -196,29 +185,10 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 cond,
                 then: t,
             } => {
-                // The parts of a condition that test the target (as `to` or as the
-                // expression it is) join the target test: a jump (`move to from + d * 2
-                // if to is empty`) is then a shift of a batch, and the other parts are
-                // left to the condition.
-                let parts = match cond {
-                    Cond::True => Vec::new(),
-                    c => super::phase::conjuncts(c),
-                };
-                let (on_target, rest): (Vec<&Cond>, Vec<&Cond>) =
-                    parts.into_iter().partition(|c| {
-                        matches!(c, Cond::Is(x, _)
-                            if *x == CellExpr::To || (x == target && apart_from_to(target)))
-                    });
-                let to = if on_target.is_empty() {
-                    self.test(to)
-                } else {
-                    let mut tests = vec![to.clone()];
-                    tests.extend(on_target.into_iter().filter_map(|c| match c {
-                        Cond::Is(_, t) => Some(t.clone()),
-                        _ => None,
-                    }));
-                    self.test(&Test::And(tests))
-                };
+                // The condition's tests of the target join its test: a jump (`move to
+                // from + d * 2 if to is empty`) is then a shift of a batch.
+                let (to, rest) = target_test(target, to, cond);
+                let to = self.test(&to);
                 let cond = match rest[..] {
                     [] => None,
                     [c] => Some(self.cond(c)),
@@ -405,6 +375,31 @@ fn pattern_stmt(p: &Pattern) -> Stmt {
             then: None,
         },
     }
+}
+
+/// A `move to`'s target test with the parts of its condition that test the target (as
+/// `to` or as the expression it is) joined to it, and the other parts, left to the
+/// condition.
+fn target_test<'c>(target: &CellExpr, to: &Test, cond: &'c Cond) -> (Test, Vec<&'c Cond>) {
+    let parts = match cond {
+        Cond::True => Vec::new(),
+        c => super::phase::conjuncts(c),
+    };
+    let (on_target, rest): (Vec<&Cond>, Vec<&Cond>) = parts.into_iter().partition(|c| {
+        matches!(c, Cond::Is(x, _)
+            if *x == CellExpr::To || (x == target && apart_from_to(target)))
+    });
+    let to = if on_target.is_empty() {
+        to.clone()
+    } else {
+        let mut tests = vec![to.clone()];
+        tests.extend(on_target.into_iter().filter_map(|c| match c {
+            Cond::Is(_, t) => Some(t.clone()),
+            _ => None,
+        }));
+        Test::And(tests)
+    };
+    (to, rest)
 }
 
 /// Whether a target's cell is the same before and after `to` is set to it: the
