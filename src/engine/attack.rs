@@ -370,18 +370,28 @@ impl<const W: usize> Core<W> {
     pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
         let mut acx = Ctx::new(cx.me);
         acx.depth = cx.depth;
-        let mut buf = Vec::new();
         let set = t.set(self, st, cx);
         let mut total = 0i64;
-        for from in st.by_owner[cx.me as usize].iter() {
+        let mut rest = st.by_owner[cx.me as usize];
+        // Type by type where the rules are sets: what a rule reaches within, and a
+        // slide's directions, are the same for every piece of the type.
+        if let Some(set) = set {
+            for (p, rules) in self.attacks.iter().enumerate() {
+                let pieces = rest.and(st.by_type[p]);
+                if pieces.is_empty() || !self.attacks_as_sets[p] {
+                    continue;
+                }
+                rest = rest.minus(pieces);
+                total += rules
+                    .iter()
+                    .map(|r| self.type_reaches_in(st, &acx, r, pieces, set) as i64)
+                    .sum::<i64>();
+            }
+        }
+        let mut buf = Vec::new();
+        for from in rest.iter() {
             let p = self.codes.piece[st.board[from as usize] as usize];
             acx.from = from;
-            if let Some(set) = set
-                && self.attacks_as_sets[p as usize]
-            {
-                total += self.reached_in(st, &acx, &self.attacks[p as usize], set) as i64;
-                continue;
-            }
             match set {
                 Some(set) => {
                     let mut e = Emit::new(Mode::CountIn(set), &mut buf);
@@ -397,6 +407,71 @@ impl<const W: usize> Core<W> {
             }
         }
         total
+    }
+
+    /// How many cells of `set` a rule passing `reaches_as_set` reaches from each of
+    /// `pieces`, summed, as `reached_in` counts them piece by piece.
+    fn type_reaches_in(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        r: &CStmt<W>,
+        pieces: Bits<W>,
+        set: Bits<W>,
+    ) -> u32 {
+        let me = cx.me as usize;
+        let within = |to: &CTest<W>| to.set(self, st, cx).expect("a set test").and(set);
+        match r {
+            CStmt::Step {
+                masks: Some(m), to, ..
+            } => {
+                let (m, within) = (&m[me.min(m.len() - 1)], within(to));
+                pieces
+                    .iter()
+                    .map(|c| m[c as usize].and(within).count())
+                    .sum()
+            }
+            CStmt::Leap { leap, to, .. } => {
+                let m = &self.geo.leap_masks[leap[me.min(leap.len() - 1)] as usize];
+                let within = within(to);
+                pieces
+                    .iter()
+                    .map(|c| m[c as usize].and(within).count())
+                    .sum()
+            }
+            CStmt::Slide { dirs, to, .. } => {
+                let (mut seen, mut again) = (0u8, false);
+                for &d in dirs {
+                    let d = self.dir(cx, d) & 7;
+                    again |= seen & (1 << d) != 0;
+                    seen |= 1 << d;
+                }
+                if again {
+                    // A direction named twice (rarely): piece by piece, as listed.
+                    let mut pcx = *cx;
+                    return (pieces.iter())
+                        .map(|c| {
+                            pcx.from = c;
+                            self.reached_in(st, &pcx, std::slice::from_ref(r), set)
+                        })
+                        .sum();
+                }
+                let within = within(to);
+                let mut count = 0;
+                for c in pieces.iter() {
+                    let mut reached = Bits::EMPTY;
+                    let mut dirs = seen;
+                    while dirs != 0 {
+                        let d = dirs.trailing_zeros() as usize;
+                        dirs &= dirs - 1;
+                        reached = reached.or(self.ray_to_first(c as usize, d, st.occupied));
+                    }
+                    count += reached.and(within).count();
+                }
+                count
+            }
+            _ => unreachable!("a rule that reaches_as_set"),
+        }
     }
 }
 
