@@ -80,6 +80,19 @@ pub enum CStmt<const W: usize> {
         seek: CTest<W>,
         to: CTest<W>,
     },
+    /// A `for` over directions whose body is `let near = first seek from from toward
+    /// d` then `move to first past from near toward d if near is mid …` (see
+    /// `ExprCompiler::beyond`): run with no closure, each test a set read once.
+    Beyond {
+        slot: u8,
+        dirs: Vec<DirRef>,
+        near: u8,
+        seek: CTest<W>,
+        mid: CTest<W>,
+        past: CTest<W>,
+        to: CTest<W>,
+        then: u16,
+    },
     MoveAny {
         to: CTest<W>,
         cond: Option<CondFn<W>>,
@@ -377,6 +390,7 @@ impl<const W: usize> Core<W> {
                 && !matches!(
                     s,
                     CStmt::For { .. }
+                        | CStmt::Beyond { .. }
                         | CStmt::ForPiece { .. }
                         | CStmt::Let { .. }
                         | CStmt::If { .. }
@@ -503,6 +517,7 @@ impl<const W: usize> Core<W> {
             CStmt::Nearest { dirs, seek, to } => {
                 cx.from != NONE && self.nearest(st, cx, dirs, seek, to, e)
             }
+            CStmt::Beyond { .. } => self.beyond(st, cx, s, e),
             CStmt::MoveAny {
                 to,
                 cond,
@@ -540,6 +555,48 @@ impl<const W: usize> Core<W> {
                 then,
             } => cx.from == NONE && self.any_cell(st, cx, on, cond, cond_set, *then, e),
         }
+    }
+
+    /// A `Beyond`, as the `for` it stands for runs: the variables written in every
+    /// direction, the target's tests before the one of `near`.
+    #[inline(never)]
+    fn beyond(&self, st: &State<W>, cx: &mut Ctx, s: &CStmt<W>, e: &mut Emit<W>) -> bool {
+        let CStmt::Beyond {
+            slot,
+            dirs,
+            near,
+            seek,
+            mid,
+            past,
+            to,
+            then,
+        } = s
+        else {
+            return false;
+        };
+        let set = |t: &CTest<W>| t.set(self, st, cx).expect("a set test");
+        let (seek, mid, past, to) = (set(seek), set(mid), set(past), set(to));
+        // As `generate` skips them: a move outside the class the emitter takes.
+        let other_class = e.class != ANY_CLASS && e.class != cx.class;
+        let from = cx.from;
+        dirs.iter().any(|&d| {
+            let d = self.dir(cx, d);
+            cx.slots[*slot as usize] = d as u16;
+            let n = if from == NONE {
+                NONE
+            } else {
+                self.first_in(from, d, seek)
+            };
+            cx.slots[*near as usize] = n;
+            if other_class || from == NONE || n == NONE {
+                return false;
+            }
+            let c = self.first_in(n, d, past);
+            c != NONE && to.has(c) && {
+                cx.to = c;
+                mid.has(n) && e.one(cx, c, *then)
+            }
+        })
     }
 
     /// A `Nearest`: the first cell of `seek` in each direction, joined in a loop that
@@ -1201,6 +1258,96 @@ mod tests {
             }
         }
         assert!(moves > 2000, "{moves} moves on the board, hex {hex}");
+    }
+
+    /// Jumps past the first cell of a set, to the first cell of a set beyond it, as
+    /// `Beyond`s and (with `kept`, an always-true `from is friend` in their conditions)
+    /// run in their loops: a Leaper's with an effect on the cell passed over and a `move
+    /// to` of the first cell before it, a Vaulter's with no other move, two tests of the
+    /// cell passed over and relative directions, a Skipper's over any occupied cell onto
+    /// an enemy.
+    fn beyond_game(kept: bool, hex: bool) -> String {
+        let also = if kept { " and from is friend" } else { "" };
+        let (forward, board, slant, vault) = if hex {
+            (
+                "northeast  black forward southwest",
+                "hexagon 4",
+                "northeast, southeast, west",
+                "forward, forward-left, west",
+            )
+        } else {
+            (
+                "north  black forward south",
+                "7 x 6",
+                "diagonal",
+                "forward, forward-left, east",
+            )
+        };
+        format!(
+            "game \"B\" {{ }}\n\
+             players {{ white forward {forward} }}\n\
+             board {board}\nflag tile = all - c3 d4 e2 d5\n\
+             piece Leaper letter L\npiece Vaulter letter V\npiece Skipper letter S\n\
+             hand {{ white Leaper 3 Vaulter 3 Skipper 2  black Leaper 3 Vaulter 3 Skipper 2 }}\n\
+             moves Leaper {{ place on empty\n\
+               for d in all {{ let near = first tile from from toward d\n\
+                 move to near if near is empty\n\
+                 move to first tile from near toward d if near is empty and to is empty{also} then {{\n\
+                   clear tile at near }} }} }}\n\
+             moves Vaulter {{ place on empty\n\
+               for d in {vault} {{ let over = first tile from from toward d\n\
+                 move to first tile from over toward d if over is not friend and over is tile and to is not friend{also} }} }}\n\
+             moves Skipper {{ place on empty\n\
+               for d in {slant} {{ let x = first occupied from from toward d\n\
+                 move to first occupied from x toward d if to is enemy{also} }} }}\n\
+             end {{ when no moves: draw }}\n"
+        )
+    }
+
+    #[test]
+    fn jumps_beyond_the_first_cell_are_the_moves_the_loop_makes() {
+        for hex in [false, true] {
+            let taken = Core::<1>::of_text(&beyond_game(false, hex));
+            let kept = Core::<1>::of_text(&beyond_game(true, hex));
+            let beyond = |core: &Core<1>| {
+                (core.moves.iter().flatten())
+                    .filter(|s| matches!(s, CStmt::Beyond { .. }))
+                    .count()
+            };
+            assert_eq!((beyond(&taken), beyond(&kept)), (3, 0), "hex {hex}");
+            // Everything a move carries: the cell passed over is a variable, which the
+            // effect reads.
+            let sorted = |core: &Core<1>, st: &mut State<1>| {
+                let mut v = Vec::new();
+                core.legal_moves(st, &mut v);
+                let mut v: Vec<_> = (v.iter())
+                    .map(|m| (m.kind as u8, m.piece, m.from, m.to, m.effect, m.slots))
+                    .collect();
+                v.sort();
+                v
+            };
+            let (mut sc, mut jumps) = (Scratch::default(), 0);
+            for game in 0..40 {
+                let mut rng = Rng::for_playout(5, game);
+                let (mut pos, mut other) = (taken.start_pos(), kept.start_pos());
+                for _ in 0..40 {
+                    let want = sorted(&kept, &mut pos.st);
+                    assert_eq!(sorted(&taken, &mut pos.st), want, "game {game}, hex {hex}");
+                    let mut buf = Vec::new();
+                    assert_eq!(taken.count_legal(&mut pos.st, &mut buf), want.len() as u32);
+                    jumps += (want.iter())
+                        .filter(|m| m.2 != NONE && !taken.geo.nb[m.2 as usize].contains(&m.3))
+                        .count();
+                    let Some(m) = taken.random_legal(&mut pos.st, &mut rng, &mut sc) else {
+                        break;
+                    };
+                    taken.play(&mut pos, &m);
+                    kept.play(&mut other, &m);
+                    assert!(pos.st == other.st, "game {game}, hex {hex}");
+                }
+            }
+            assert!(jumps > 1000, "{jumps} moves past a cell, hex {hex}");
+        }
     }
 
     /// The targets of the piece at `from` in a run that takes moves of class `class`.

@@ -40,24 +40,85 @@ impl<const W: usize> ExprCompiler<'_, W> {
         let nearest = first
             .filter(|_| flat && super::apart::moves_along(slot, body))
             .and_then(|i| Some((i, self.nearest_move(slot, dirs, &body[..i], &body[i])?)));
-        let Some((i, nearest)) = nearest else {
-            out.push(self.stmt(&Stmt::For {
-                slot,
-                dirs: dirs.to_vec(),
-                body: body.to_vec(),
-            }));
-            return;
+        let rest: Vec<Stmt> = match nearest {
+            None => body.to_vec(),
+            Some((i, nearest)) => {
+                out.push(nearest);
+                // A body left with only `let`s makes no move.
+                if body[i + 1..].iter().all(|s| matches!(s, Stmt::Let { .. })) {
+                    return;
+                }
+                let rest = body.iter().enumerate().filter(|&(j, _)| j != i);
+                rest.map(|(_, s)| s.clone()).collect()
+            }
         };
-        out.push(nearest);
-        // A body left with only `let`s makes no move.
-        if body[i + 1..].iter().any(|s| !matches!(s, Stmt::Let { .. })) {
-            let rest = body.iter().enumerate().filter(|&(j, _)| j != i);
-            out.push(self.stmt(&Stmt::For {
+        if let Some(beyond) = self.beyond(slot, dirs, &rest) {
+            out.push(beyond);
+            return;
+        }
+        out.push(self.stmt(&Stmt::For {
+            slot,
+            dirs: dirs.to_vec(),
+            body: rest,
+        }));
+    }
+
+    /// A body `let v = first S from from toward d` then `move to first S2 from v toward
+    /// d if v is T …` (the target's own tests aside) as a `Beyond`, every test given as
+    /// a set.
+    fn beyond(&self, slot: u8, dirs: &[DirRef], body: &[Stmt]) -> Option<CStmt<W>> {
+        let [
+            Stmt::Let { slot: near, value },
+            Stmt::MoveTo {
+                target,
+                to,
+                cond,
+                then,
+            },
+        ] = body
+        else {
+            return None;
+        };
+        let along = |e: &CellExpr, start: &CellExpr| match e {
+            CellExpr::First {
+                test,
+                start: s,
+                dir,
+            } if **s == *start && *dir == DirRef::Var(slot) => Some(self.test(test)),
+            _ => None,
+        };
+        let seek = along(value, &CellExpr::From)?;
+        let past = along(target, &CellExpr::Slot(*near))?;
+        if *near == slot {
+            return None;
+        }
+        let (to, rest) = target_test(target, to, cond);
+        let mut mid = Vec::new();
+        for c in rest {
+            match c {
+                Cond::Is(CellExpr::Slot(s), t) if s == near => mid.push(t.clone()),
+                _ => return None,
+            }
+        }
+        let mid = self.test(&match mid.len() {
+            0 => Test::Any,
+            1 => mid.pop().expect("one"),
+            _ => Test::And(mid),
+        });
+        let to = self.test(&to);
+        [&seek, &past, &mid, &to]
+            .iter()
+            .all(|t| t.is_set())
+            .then(|| CStmt::Beyond {
                 slot,
                 dirs: dirs.to_vec(),
-                body: rest.map(|(_, s)| s.clone()).collect(),
-            }));
-        }
+                near: *near,
+                seek,
+                mid,
+                past,
+                to,
+                then: then.unwrap_or(NONE),
+            })
     }
 
     /// `s` as a `Nearest`, when it is a `move to` the first cell passing a test along the
