@@ -223,6 +223,28 @@ pub(super) fn moves_along(slot: Slot, body: &[Stmt]) -> bool {
     })
 }
 
+/// For a loop body whose `move to`s all go along the loop's line (`moves_along`): how
+/// far from `from` each one's target lies at least, in order. A pass whose ray is
+/// shorter than that has no such move.
+pub(super) fn least_along(slot: Slot, body: &[Stmt]) -> Option<Vec<u8>> {
+    let mut lets = Vec::new();
+    let mut least = Vec::new();
+    for s in body {
+        match s {
+            Stmt::Let { slot: s, value } if *s != slot => {
+                let w = way(value, slot, &lets);
+                lets.push((*s, w));
+            }
+            Stmt::MoveTo { target, .. } => {
+                let w = way(target, slot, &lets).filter(|w| !w.is_empty())?;
+                least.push(span(&w).0);
+            }
+            _ => return None,
+        }
+    }
+    Some(least)
+}
+
 /// One link of the way from `from` to a target along a loop's direction: so many cells
 /// further, or the first cell passing a test beyond the cell before (at least one
 /// further).

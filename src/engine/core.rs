@@ -981,6 +981,19 @@ impl<const W: usize> Core<W> {
         };
         let on_board = from != NONE;
         match s {
+            // Targets along the loop's line: a pass has only those its ray is long enough
+            // for (a piece by the edge has few).
+            Stmt::For { slot, dirs, body } if on_board => {
+                match super::apart::least_along(*slot, body) {
+                    Some(least) => (dirs.iter())
+                        .map(|d| {
+                            let r = ray(d, u8::MAX);
+                            least.iter().filter(|&&n| r >= n as u32).count() as u32
+                        })
+                        .sum(),
+                    None => dirs.len() as u32 * self.bound_of(body, from),
+                }
+            }
             Stmt::For { dirs, body, .. } => dirs.len() as u32 * self.bound_of(body, from),
             Stmt::ForPiece { pieces, body, .. } => pieces.len() as u32 * self.bound_of(body, from),
             Stmt::If {
@@ -1371,5 +1384,57 @@ mod tests {
         let with_else = "moves A { if phase == 0 { slide orthogonal } else { step north }  \
                          if phase == 1 { step all } }";
         assert_eq!(bound_at_a1(with_else), 22);
+    }
+
+    #[test]
+    fn a_for_along_its_lines_bounds_only_the_passes_its_rays_allow() {
+        // From a1 three directions have a ray (seven cells each): a move one cell away
+        // in each, and one past the first cell of a set, at least two away.
+        let near = "flag tile = all
+moves A { for d in all {
+                    let n = first tile from from toward d
+  move to n if n is empty
+                    move to first tile from n toward d if n is empty and to is empty } }";
+        assert_eq!(bound_at_a1(near), 6);
+        let far = "moves A { for d in all { move to from + d * 7  move to from + d * 8 } }";
+        assert_eq!(bound_at_a1(far), 3);
+        // A target off the line (c4) may be reached in any pass: every pass counts.
+        let off = "moves A { for d in all { move to from + d  move to c4 } }";
+        assert_eq!(bound_at_a1(off), 16);
+        // Bounds are upper bounds: never fewer slots than moves, wherever the piece stands.
+        let text = "game \"B\" { }\nplayers { white black }\nboard 5 x 4\nflag tile = all - c2\n\
+                    piece A letter A\nhand { white A 3  black A 3 }\n\
+                    moves A { place on empty\n for d in all {\n\
+                    let n = first tile from from toward d\n  move to n if n is empty\n\
+                    move to first tile from n toward d if to is empty then { clear tile at n }\n\
+                    move to from + d * 2 if to is empty } }\n\
+                    end { when no moves: draw }\n";
+        use crate::engine::generate::{Emit, Mode};
+        let core = Core::<1>::of_text(text);
+        let (mut sc, mut tight) = (crate::engine::movegen::Scratch::default(), 0);
+        for game in 0..30 {
+            let mut rng = crate::engine::search::Rng::for_playout(2, game);
+            let mut pos = core.start_pos();
+            for _ in 0..40 {
+                for from in pos.st.by_owner[pos.st.s.to_move as usize].iter() {
+                    let mut out = Vec::new();
+                    let mut e = Emit::new(Mode::Collect, &mut out);
+                    let mut cx = Ctx::new(pos.st.s.to_move);
+                    cx.from = from;
+                    core.generate(&pos.st, &mut cx, &core.moves[0], &mut e);
+                    let bound = core.bound[0][from as usize] as usize;
+                    assert!(out.len() <= bound, "game {game}: {} > {bound}", out.len());
+                    tight += (out.len() == bound) as u32;
+                }
+                let Some(m) = core.random_legal(&mut pos.st, &mut rng, &mut sc) else {
+                    break;
+                };
+                core.play(&mut pos, &m);
+            }
+        }
+        assert!(
+            tight > 20,
+            "only {tight} pieces with as many moves as slots"
+        );
     }
 }
