@@ -1143,30 +1143,21 @@ mod tests {
     /// c4).
     fn nearest_game(kept: bool, hex: bool) -> String {
         let also = if kept { " and from is friend" } else { "" };
-        // The same rules on a square board and on a hexagon (six directions, none of
-        // them `north`, rays along three axes).
-        let (forward, board, straight, scout, slant) = if hex {
+        let (straight, scout, slant) = if hex {
             (
-                "northeast  black forward southwest",
-                "hexagon 4",
                 "east, west",
                 "forward, northeast, forward-left, west",
                 "northeast, southeast, west",
             )
         } else {
             (
-                "north  black forward south",
-                "7 x 6",
                 "orthogonal",
                 "forward, north, forward-left, west",
                 "diagonal",
             )
         };
         format!(
-            "game \"N\" {{ }}\n\
-             players {{ white forward {forward} }}\n\
-             board {board}\nflag tile = all - c3 d4 e2 d5\n\
-             piece Seer letter S\npiece Scout letter C\npiece Jumper letter J\n\
+            "{}piece Seer letter S\npiece Scout letter C\npiece Jumper letter J\n\
              piece Guard letter G\npiece Herald letter H\n\
              hand {{ white Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2\n\
                      black Seer 3 Scout 3 Jumper 3 Guard 2 Herald 2 }}\n\
@@ -1185,7 +1176,24 @@ mod tests {
                for d in {slant} {{ let near = first tile from from toward d\n\
                  move to near if near is not friend{also}\n\
                  move to first tile from near toward d if near is empty and to is empty }} }}\n\
-             end {{ when no moves: draw }}\n"
+             end {{ when no moves: draw }}\n",
+            tiled_board("N", hex)
+        )
+    }
+
+    /// A game's name, its players (white's forward north or, on the hexagon, northeast)
+    /// and a board of tiles with four missing: the same rules are tried on a square
+    /// board and on a hexagon (six directions, none of them `north`, rays along three
+    /// axes).
+    fn tiled_board(name: &str, hex: bool) -> String {
+        let (forward, board) = if hex {
+            ("northeast  black forward southwest", "hexagon 4")
+        } else {
+            ("north  black forward south", "7 x 6")
+        };
+        format!(
+            "game \"{name}\" {{ }}\nplayers {{ white forward {forward} }}\n\
+             board {board}\nflag tile = all - c3 d4 e2 d5\n"
         )
     }
 
@@ -1268,26 +1276,13 @@ mod tests {
     /// an enemy.
     fn beyond_game(kept: bool, hex: bool) -> String {
         let also = if kept { " and from is friend" } else { "" };
-        let (forward, board, slant, vault) = if hex {
-            (
-                "northeast  black forward southwest",
-                "hexagon 4",
-                "northeast, southeast, west",
-                "forward, forward-left, west",
-            )
+        let (slant, vault) = if hex {
+            ("northeast, southeast, west", "forward, forward-left, west")
         } else {
-            (
-                "north  black forward south",
-                "7 x 6",
-                "diagonal",
-                "forward, forward-left, east",
-            )
+            ("diagonal", "forward, forward-left, east")
         };
         format!(
-            "game \"B\" {{ }}\n\
-             players {{ white forward {forward} }}\n\
-             board {board}\nflag tile = all - c3 d4 e2 d5\n\
-             piece Leaper letter L\npiece Vaulter letter V\npiece Skipper letter S\n\
+            "{}piece Leaper letter L\npiece Vaulter letter V\npiece Skipper letter S\n\
              hand {{ white Leaper 3 Vaulter 3 Skipper 2  black Leaper 3 Vaulter 3 Skipper 2 }}\n\
              moves Leaper {{ place on empty\n\
                for d in all {{ let near = first tile from from toward d\n\
@@ -1300,7 +1295,8 @@ mod tests {
              moves Skipper {{ place on empty\n\
                for d in {slant} {{ let x = first occupied from from toward d\n\
                  move to first occupied from x toward d if to is enemy{also} }} }}\n\
-             end {{ when no moves: draw }}\n"
+             end {{ when no moves: draw }}\n",
+            tiled_board("B", hex)
         )
     }
 
