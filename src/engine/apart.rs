@@ -207,25 +207,10 @@ fn apart_together<const W: usize>(geo: &Geo<W>, players: u8, stmts: &[&Stmt]) ->
         })
 }
 
-/// Whether every `move to` of a loop body of `let`s and `move to`s goes to a cell on
-/// the line of the loop's direction from `from`: passes over distinct directions then
-/// never reach one cell.
-pub(super) fn moves_along(slot: Slot, body: &[Stmt]) -> bool {
-    let mut lets = Vec::new();
-    body.iter().all(|s| match s {
-        Stmt::Let { slot: s, value } => {
-            let w = way(value, slot, &lets);
-            lets.push((*s, w));
-            *s != slot
-        }
-        Stmt::MoveTo { target, .. } => way(target, slot, &lets).is_some_and(|w| !w.is_empty()),
-        _ => false,
-    })
-}
-
-/// For a loop body whose `move to`s all go along the loop's line (`moves_along`): how
-/// far from `from` each one's target lies at least, in order. A pass whose ray is
-/// shorter than that has no such move.
+/// For a loop body of `let`s and `move to`s whose `move to`s all go to a cell on the
+/// line of the loop's direction from `from` (passes over distinct directions then never
+/// reach one cell): how far from `from` each one's target lies at least, in order. A
+/// pass whose ray is shorter than that has no such move. `None` for any other body.
 pub(super) fn least_along(slot: Slot, body: &[Stmt]) -> Option<Vec<u8>> {
     let mut lets = Vec::new();
     let mut least = Vec::new();

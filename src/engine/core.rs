@@ -983,8 +983,8 @@ impl<const W: usize> Core<W> {
         match s {
             // Targets along the loop's line: a pass has only those its ray is long enough
             // for (a piece by the edge has few).
-            Stmt::For { slot, dirs, body } if on_board => {
-                match super::apart::least_along(*slot, body) {
+            Stmt::For { slot, dirs, body } => {
+                match super::apart::least_along(*slot, body).filter(|_| on_board) {
                     Some(least) => (dirs.iter())
                         .map(|d| {
                             let r = ray(d, u8::MAX);
@@ -994,7 +994,6 @@ impl<const W: usize> Core<W> {
                     None => dirs.len() as u32 * self.bound_of(body, from),
                 }
             }
-            Stmt::For { dirs, body, .. } => dirs.len() as u32 * self.bound_of(body, from),
             Stmt::ForPiece { pieces, body, .. } => pieces.len() as u32 * self.bound_of(body, from),
             Stmt::If {
                 then, otherwise, ..

@@ -588,7 +588,7 @@ impl<const W: usize> Core<W> {
                 self.first_in(from, d, seek)
             };
             cx.slots[*near as usize] = n;
-            if other_class || from == NONE || n == NONE {
+            if other_class || n == NONE {
                 return false;
             }
             let c = self.first_in(n, d, past);

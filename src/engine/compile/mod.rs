@@ -33,12 +33,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
     /// could meet (which `movegen` drops as repeated, the first kept) are those of the
     /// same pass, which it came before already.
     fn for_dirs(&self, slot: u8, dirs: &[DirRef], body: &[Stmt], out: &mut Vec<CStmt<W>>) {
-        let flat = body
-            .iter()
-            .all(|s| matches!(s, Stmt::Let { .. } | Stmt::MoveTo { .. }));
         let first = body.iter().position(|s| !matches!(s, Stmt::Let { .. }));
         let nearest = first
-            .filter(|_| flat && super::apart::moves_along(slot, body))
+            .filter(|_| super::apart::least_along(slot, body).is_some())
             .and_then(|i| Some((i, self.nearest_move(slot, dirs, &body[..i], &body[i])?)));
         let rest: Vec<Stmt> = match nearest {
             None => body.to_vec(),
@@ -79,16 +76,8 @@ impl<const W: usize> ExprCompiler<'_, W> {
         else {
             return None;
         };
-        let along = |e: &CellExpr, start: &CellExpr| match e {
-            CellExpr::First {
-                test,
-                start: s,
-                dir,
-            } if **s == *start && *dir == DirRef::Var(slot) => Some(self.test(test)),
-            _ => None,
-        };
-        let seek = along(value, &CellExpr::From)?;
-        let past = along(target, &CellExpr::Slot(*near))?;
+        let seek = self.test(first_toward(value, &CellExpr::From, slot)?);
+        let past = self.test(first_toward(target, &CellExpr::Slot(*near), slot)?);
         if *near == slot {
             return None;
         }
@@ -141,14 +130,6 @@ impl<const W: usize> ExprCompiler<'_, W> {
         else {
             return None;
         };
-        let along = |e: &CellExpr| match e {
-            CellExpr::First { test, start, dir }
-                if **start == CellExpr::From && *dir == DirRef::Var(slot) =>
-            {
-                Some((**test).clone())
-            }
-            _ => None,
-        };
         let seek = match target {
             CellExpr::Slot(s) => {
                 // The last `let` of the slot before the move.
@@ -156,12 +137,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     Stmt::Let { slot, value } if slot == s => Some(value),
                     _ => None,
                 })?;
-                along(value)?
+                first_toward(value, &CellExpr::From, slot)?
             }
-            e => along(e)?,
+            e => first_toward(e, &CellExpr::From, slot)?,
         };
         let (to, rest) = target_test(target, to, cond);
-        let (seek, to) = (self.test(&seek), self.test(&to));
+        let (seek, to) = (self.test(seek), self.test(&to));
         (rest.is_empty() && seek.is_set() && to.is_set()).then(|| CStmt::Nearest {
             dirs: dirs.to_vec(),
             seek,
@@ -435,6 +416,18 @@ fn pattern_stmt(p: &Pattern) -> Stmt {
             cond: None,
             then: None,
         },
+    }
+}
+
+/// The test `T` when `e` is `first T from START toward d`, `d` the direction in `slot`.
+fn first_toward<'e>(e: &'e CellExpr, start: &CellExpr, slot: u8) -> Option<&'e Test> {
+    match e {
+        CellExpr::First {
+            test,
+            start: s,
+            dir,
+        } if **s == *start && *dir == DirRef::Var(slot) => Some(test),
+        _ => None,
     }
 }
 
