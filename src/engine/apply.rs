@@ -6,6 +6,7 @@ use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::{CellFn, CondFn, Ctx, IntFn};
 use super::generate::{CStmt, Emit, Mode};
+use super::hash::Keys;
 use super::state::{Cell, Code, Frame, Move, MoveKind, NONE, State};
 use crate::ir::{CounterOp, DirRef, PieceRef};
 
@@ -282,6 +283,26 @@ impl<const W: usize> Core<W> {
         };
         self.move_bare(st, m.piece, m.from, m.to);
         b
+    }
+
+    /// The hash `make` would have left after a move made with `make_bare`, which leaves
+    /// the hash (`st.s.hash`) as it was before (`keys`: the game's).
+    pub fn bare_hash(&self, keys: &Keys, st: &State<W>, b: &Bare) -> u64 {
+        let me = st.s.previous;
+        let code = st.board[b.to as usize];
+        let mut hash = st.s.hash ^ keys.side(me) ^ keys.side(st.s.to_move);
+        // What the target held when the piece came: nothing, if it left that very cell.
+        let mut was = b.was;
+        if b.from == NONE {
+            let left = st.hand[me as usize][b.piece as usize];
+            hash ^= keys.hand(me, b.piece, left + 1) ^ keys.hand(me, b.piece, left);
+        } else {
+            hash ^= keys.cell(b.from, code);
+            if b.from == b.to {
+                was = 0;
+            }
+        }
+        hash ^ keys.cell(b.to, was) ^ keys.cell(b.to, code)
     }
 
     /// Undoes a move made with `make_bare`.

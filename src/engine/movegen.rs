@@ -9,6 +9,7 @@ use super::core::{Core, GatedClass};
 use super::evaluate::{CondFn, Ctx};
 use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
 use super::placeplay::Drawn;
+use super::position::Played;
 use super::search::Rng;
 use super::state::{Cell, Move, MoveKind, NO_CHOICE, NO_CLASS, NONE, State};
 use crate::ir::MAX_PIECES;
@@ -53,6 +54,17 @@ pub struct Scratch {
     shifted_sets: Vec<u64>,
     /// `draw`'s candidates, listed once a drawn one failed `legal if` (`draw_listed`).
     listed: Vec<Move>,
+    /// Whether the move a draw returns stays made by its judge (`Kept`).
+    pub keep: Kept,
+}
+
+/// A playout plays the move it draws: with `on`, the judge of `legal if` that passes the
+/// drawn move leaves it made, as `made` says, rather than undoing it for the playout to
+/// make it again. Only a move `make` or `make_bare` plays in full is kept.
+#[derive(Default, Clone)]
+pub struct Kept {
+    pub on: bool,
+    pub made: Option<Played>,
 }
 
 /// Moves already listed, to drop later moves written alike in linear time: per kind,
@@ -311,6 +323,47 @@ impl<const W: usize> Core<W> {
         }
     }
 
+    /// `is_legal` for a move a draw returns when it passes: left made when `keep.on`
+    /// (`Kept`).
+    #[inline(always)]
+    fn drawn_legal(&self, st: &mut State<W>, m: &Move, keep: &mut Kept) -> bool {
+        match &self.legal {
+            None => true,
+            Some(legal) if keep.on => self.judge_kept(st, m, legal, &mut keep.made),
+            Some(legal) => self.judge(st, m, legal),
+        }
+    }
+
+    /// `judge`, leaving a move that passes made: by `make_bare` when that is all `make`
+    /// does but for the hash, else by `make` (even where `judge` would judge the move
+    /// made bare: most moves drawn pass, and are then made once, not twice).
+    #[inline(never)]
+    fn judge_kept(
+        &self,
+        st: &mut State<W>,
+        m: &Move,
+        legal: &CondFn<W>,
+        made: &mut Option<Played>,
+    ) -> bool {
+        let mut cx = Ctx::new(st.s.to_move);
+        cx.from = m.from;
+        cx.to = m.to;
+        let played = if self.is_plain(m) {
+            Played::Bare(self.make_bare(st, m))
+        } else {
+            Played::Logged(self.make(st, m))
+        };
+        if legal(self, st, &mut cx) {
+            *made = Some(played);
+            return true;
+        }
+        match played {
+            Played::Bare(b) => self.unmake_bare(st, b),
+            Played::Logged(frame) => self.unmake(st, frame),
+        }
+        false
+    }
+
     /// `is_legal` for a game with `legal if`: out of line, so that the games without one
     /// pay only the test for it where a move is drawn.
     #[inline(never)]
@@ -537,7 +590,7 @@ impl<const W: usize> Core<W> {
             while !sc.moves.is_empty() {
                 let i = rng.below(sc.moves.len());
                 let m = sc.moves[i];
-                if self.is_legal(st, &m) {
+                if self.drawn_legal(st, &m, &mut sc.keep) {
                     return Some(m);
                 }
                 sc.moves.swap_remove(i);
@@ -709,7 +762,7 @@ impl<const W: usize> Core<W> {
                 }
                 m
             };
-            if self.is_legal(st, &m) {
+            if self.drawn_legal(st, &m, &mut sc.keep) {
                 return Some(m);
             }
             // Most candidates may fail (a king in check): rather than run a piece's rules
@@ -751,7 +804,7 @@ impl<const W: usize> Core<W> {
             }
             let i = rng.below(list.len());
             let m = list[i];
-            if self.is_legal(st, &m) {
+            if self.drawn_legal(st, &m, &mut sc.keep) {
                 break Some(m);
             }
             list.swap_remove(i);
@@ -881,7 +934,7 @@ impl<const W: usize> Core<W> {
                     && !sc.shifted.is_empty()
                     && let Some(m) = self.shifted_move(st, sc, at, k - offset, batches)
                 {
-                    if self.is_legal(st, &m) {
+                    if self.drawn_legal(st, &m, &mut sc.keep) {
                         return Some(m);
                     }
                     continue;
@@ -890,7 +943,7 @@ impl<const W: usize> Core<W> {
                     && !sc.placed.is_empty()
                     && let Some(m) = self.placement(sc, at, k - offset)
                 {
-                    if self.is_legal(st, &m) {
+                    if self.drawn_legal(st, &m, &mut sc.keep) {
                         return Some(m);
                     }
                     continue;
@@ -948,7 +1001,7 @@ impl<const W: usize> Core<W> {
                 }
                 m
             };
-            if self.is_legal(st, &m) {
+            if self.drawn_legal(st, &m, &mut sc.keep) {
                 return Some(m);
             }
         }

@@ -92,6 +92,24 @@ impl<const W: usize> Core<W> {
         Played::Logged(frame)
     }
 
+    /// Completes `play` for a move its judge left made (`Kept`): the hash a bare move
+    /// left out, and the history; `before` is the progress key before it.
+    pub fn keep_played(&self, pos: &mut Pos<W>, m: &Move, made: Played, before: u64) {
+        let Some(keys) = &self.keys else {
+            return;
+        };
+        if let Played::Bare(b) = made {
+            pos.st.s.hash = self.bare_hash(keys, &pos.st, &b);
+        }
+        debug_assert_eq!(
+            pos.st.s.hash,
+            self.hash(&pos.st),
+            "incremental hash drifted"
+        );
+        let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
+        pos.history.push(pos.st.s.hash, irreversible);
+    }
+
     /// Undoes a move played with `play`.
     #[inline]
     pub fn undo(&self, pos: &mut Pos<W>, p: Played) {
@@ -157,5 +175,64 @@ mod tests {
             }
         }
         assert!(bare > 500, "only {bare} bare moves");
+    }
+
+    /// Under `legal if`, the playout loop keeps each move as its judge made it
+    /// (`keep_played`): it plays the games of a loop that draws, asks the end rules, then
+    /// plays the move afresh, seed for seed, with the same hashes and history. The games
+    /// have moves made bare (steps, placements from a hand) and in full (effects,
+    /// `after move` blocks), and rules on repetitions.
+    #[test]
+    fn a_move_kept_as_judged_is_the_move_played_afresh() {
+        let placed = "game \"T\" { }\nplayers { white black }\nboard 4 x 4\n\
+            piece King letter K\npiece Man letter M\n\
+            setup { white King a1  black King d4 }\n\
+            hand { white Man 3  black Man 3 }\n\
+            moves King { step all to not friend }\n\
+            moves Man { place on empty  step orthogonal to empty }\n\
+            legal if not (find friend King is attacked)\n\
+            end { when no moves: next loses  when repetitions >= 3: draw }\n";
+        let shipped = |name: &str| {
+            let path =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.game"));
+            std::fs::read_to_string(path).expect("a shipped game")
+        };
+        let games = [
+            ("placed", Core::<1>::of_text(placed)),
+            ("shakti", Core::<1>::of_text(&shipped("shakti"))),
+            ("shakhmaty", Core::<1>::of_text(&shipped("shakhmaty"))),
+            ("chess", Core::<1>::example("chess")),
+        ];
+        let hashed = games.iter().filter(|(_, core)| core.keys.is_some()).count();
+        assert!(hashed >= 2, "only {hashed} games keep a history");
+        for (name, core) in &games {
+            assert!(core.legal.is_some(), "{name}");
+            let mut sc = Scratch::default();
+            let mut plies = 0;
+            for i in 0..30 {
+                // Some playouts cut short, at any ply.
+                let most = if i % 3 == 0 { i % 17 } else { 300 };
+                let mut kept = core.start_pos();
+                let ra = core.playout_listed(&mut kept, &mut Rng::for_playout(9, i), most, &mut sc);
+                let (mut afresh, mut rng, mut n) = (core.start_pos(), Rng::for_playout(9, i), 0);
+                let rb = loop {
+                    let m = core.random_legal(&mut afresh.st, &mut rng, &mut sc);
+                    if let Some(e) = core.stops::<false>(&afresh, m.is_none(), n, most) {
+                        break (e, n);
+                    }
+                    core.play(&mut afresh, &m.unwrap_or(Move::PASS));
+                    afresh.commit();
+                    n += 1;
+                };
+                assert_eq!(ra, rb, "{name}, playout {i}");
+                assert!(kept.st == afresh.st, "{name}, playout {i}");
+                assert_eq!(kept.st.s.hash, core.hash(&kept.st), "{name}, playout {i}");
+                assert_eq!(kept.st.s.hash, afresh.st.s.hash, "{name}, playout {i}");
+                let history = |p: &Pos<1>| format!("{:?}", p.history);
+                assert_eq!(history(&kept), history(&afresh), "{name}, playout {i}");
+                plies += ra.1;
+            }
+            assert!(plies > 1000, "{name}: only {plies} plies");
+        }
     }
 }

@@ -197,16 +197,49 @@ impl<const W: usize> Core<W> {
         max_plies: u64,
         sc: &mut Scratch,
     ) -> (Ending, u64) {
+        if self.legal.is_some() {
+            return self.playout_listed_in::<true>(pos, rng, max_plies, sc);
+        }
+        self.playout_listed_in::<false>(pos, rng, max_plies, sc)
+    }
+
+    /// `playout_listed`, with `JUDGED` when the game has `legal if`.
+    #[inline(always)]
+    fn playout_listed_in<const JUDGED: bool>(
+        &self,
+        pos: &mut Pos<W>,
+        rng: &mut Rng,
+        max_plies: u64,
+        sc: &mut Scratch,
+    ) -> (Ending, u64) {
         let mut plies = 0;
         loop {
+            // Under `legal if`, the end rules are asked before the draw, as if a move were
+            // to come: when they end nothing, the move drawn is kept as its judge made it
+            // (`Kept`), not undone to be made again. The draws are the same either way.
+            let ahead = JUDGED
+                && plies < max_plies
+                && pos.st.s.streak < MAX_TURN_MOVES
+                && self.decide(&pos.st, false, pos.repetitions()).is_none();
+            let before = if ahead { self.progress_key(&pos.st) } else { 0 };
+            sc.keep.on = ahead;
             let m = self.random_legal(&mut pos.st, rng, sc);
-            if let Some(e) = self.stops::<false>(pos, m.is_none(), plies, max_plies) {
+            sc.keep.on = false;
+            if !(ahead && m.is_some())
+                && let Some(e) = self.stops::<false>(pos, m.is_none(), plies, max_plies)
+            {
                 return (e, plies);
             }
-            match m {
+            match (m, if JUDGED { sc.keep.made.take() } else { None }) {
+                (Some(m), Some(made)) => {
+                    self.keep_played(pos, &m, made, before);
+                    pos.commit();
+                }
                 // Nothing to undo and no history to keep (no rule reads repetitions).
-                Some(m) if self.is_bare(&m) => self.move_bare(&mut pos.st, m.piece, m.from, m.to),
-                m => {
+                (Some(m), None) if self.is_bare(&m) => {
+                    self.move_bare(&mut pos.st, m.piece, m.from, m.to)
+                }
+                (m, _) => {
                     self.play(pos, &m.unwrap_or(Move::PASS));
                     pos.commit();
                 }
