@@ -606,19 +606,33 @@ impl<const W: usize> Core<W> {
             let reached = if !sh.slide {
                 pieces.and(sh.has).shift(sh.delta)
             } else {
-                // Every shift of the fill one way: no test of its sign per shift, nor of
-                // its size when the doubling steps stay under a word.
-                let k = sh.delta.unsigned_abs();
-                let short = (k as u64) << self.geo.fill_rounds.saturating_sub(1) < 64;
-                let from = pieces.and(sh.has);
-                match (sh.delta < 0, short) {
-                    (true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
-                    (true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
-                    (false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
-                    (false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
-                }
+                self.line_fill(pieces.and(sh.has), sh.delta, empty, open, sh.has)
             };
             f(sh, reached.and(targets));
+        }
+    }
+
+    /// The cells slides from `from` reach by steps of `delta` (a translation, `has` the
+    /// cells with a neighbour that way), up to and including the first cell not `empty`,
+    /// entering only `open` cells (`slide_fill`).
+    #[inline(always)]
+    pub(super) fn line_fill(
+        &self,
+        from: Bits<W>,
+        delta: i32,
+        empty: Bits<W>,
+        open: Bits<W>,
+        has: Bits<W>,
+    ) -> Bits<W> {
+        // Every shift of the fill one way: no test of its sign per shift, nor of its size
+        // when the doubling steps stay under a word.
+        let k = delta.unsigned_abs();
+        let short = (k as u64) << self.geo.fill_rounds.saturating_sub(1) < 64;
+        match (delta < 0, short) {
+            (true, true) => self.slide_fill::<true, true>(from, empty, open, has, k),
+            (true, false) => self.slide_fill::<true, false>(from, empty, open, has, k),
+            (false, true) => self.slide_fill::<false, true>(from, empty, open, has, k),
+            (false, false) => self.slide_fill::<false, false>(from, empty, open, has, k),
         }
     }
 

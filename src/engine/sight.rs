@@ -83,12 +83,19 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     let stops = stops.set(core, st, cx).expect("a set test");
                     let ends = ends.set(core, st, cx).expect("a set test").and(stops);
                     let mut out = if all { core.geo.all } else { Bits::EMPTY };
+                    let through = core.geo.all.minus(stops);
                     for &d in &dirs {
                         let back = core.geo.opposite[core.dir(cx, d) as usize & 7] as usize;
-                        let mut seeing = Bits::EMPTY;
-                        for p in ends.iter() {
-                            seeing = seeing.or(core.ray_to_first(p as usize, back, stops));
-                        }
+                        // Where a step that way is a translation, every piece's line at
+                        // once, by a fill (as slides are batched); else piece by piece.
+                        let seeing = match core.geo.translation[back] {
+                            Some((delta, has)) => {
+                                core.line_fill(ends.and(has), delta, through, core.geo.all, has)
+                            }
+                            None => ends.iter().fold(Bits::EMPTY, |seeing, p| {
+                                seeing.or(core.ray_to_first(p as usize, back, stops))
+                            }),
+                        };
                         out = if all { out.and(seeing) } else { out.or(seeing) };
                     }
                     out
@@ -144,11 +151,27 @@ mod tests {
 
     /// In every position of random games, the cells `standing` gives are those where the
     /// condition holds with the found piece put there (the piece lifted from its cell
-    /// and put on each empty cell in turn).
+    /// and put on each empty cell in turn): on Shakti's square board, whose steps are
+    /// translations (lines filled all at once), and on a hexagon, whose steps are not
+    /// all (lines walked piece by piece).
     #[test]
     fn the_cells_where_the_found_piece_may_stand_are_those_where_the_condition_holds() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/shakti.game");
-        let core = Core::<1>::of_text(&std::fs::read_to_string(path).expect("the game"));
+        let text = std::fs::read_to_string(path).expect("the game");
+        let variant = text.rfind("\nvariant").expect("a variant");
+        let hexagon = text[..variant]
+            .replace("board 7 x 7", "board hexagon 4")
+            .replace("Warrior b2 f2", "Warrior c2 e3")
+            .replace("Warrior b6 f6", "Warrior c5 e6");
+        for (text, square) in [(text.as_str(), true), (hexagon.as_str(), false)] {
+            let core = Core::<1>::of_text(text);
+            let translated = |d: usize| core.geo.translation[d].is_some();
+            assert_eq!((0..8).all(translated), square);
+            stands_where_it_holds(&core);
+        }
+    }
+
+    fn stands_where_it_holds(core: &Core<1>) {
         let fp = core.legal_foot.as_ref().expect("a footprint");
         let (standing, _) = fp.standing.as_ref().expect("lines of sight from the King");
         let cond = core.legal.as_ref().expect("a condition");
@@ -162,7 +185,7 @@ mod tests {
                 let me = pos.st.s.to_move;
                 let mine = pos.st.by_owner[me as usize].and(pos.st.by_type[king]);
                 let Some(k) = mine.lowest() else { break };
-                let cells = standing(&core, &pos.st, &Ctx::new(me));
+                let cells = standing(core, &pos.st, &Ctx::new(me));
                 let code = core.codes.code(me, king as u8);
                 for c in 0..core.geo.cells {
                     if c != k && pos.st.board[c as usize] != 0 {
@@ -171,7 +194,7 @@ mod tests {
                     let mut st = pos.st.clone();
                     st.write_unlogged(&core.codes, k, 0);
                     st.write_unlogged(&core.codes, c, code);
-                    let holds = cond(&core, &st, &mut Ctx::new(me));
+                    let holds = cond(core, &st, &mut Ctx::new(me));
                     assert_eq!(cells.has(c), holds, "game {game}, cell {c}");
                     checked += 1;
                 }
