@@ -60,7 +60,8 @@ pub struct Scratch {
 
 /// A playout plays the move it draws: with `on`, the judge of `legal if` that passes the
 /// drawn move leaves it made, as `made` says, rather than undoing it for the playout to
-/// make it again. Only a move `make` or `make_bare` plays in full is kept.
+/// make it again: bare when `make_bare` does all `make` does but the hash (which
+/// `Core::bare_hash` then completes), else logged.
 #[derive(Default, Clone)]
 pub struct Kept {
     pub on: bool,
@@ -357,10 +358,7 @@ impl<const W: usize> Core<W> {
             *made = Some(played);
             return true;
         }
-        match played {
-            Played::Bare(b) => self.unmake_bare(st, b),
-            Played::Logged(frame) => self.unmake(st, frame),
-        }
+        self.unmake_played(st, played);
         false
     }
 

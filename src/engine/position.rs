@@ -82,6 +82,14 @@ impl<const W: usize> Core<W> {
         }
         let before = self.progress_key(&pos.st);
         let frame = self.make(&mut pos.st, m);
+        self.record(pos, m, before);
+        Played::Logged(frame)
+    }
+
+    /// Records the position a move `m` led to, for repetition; `before` is the progress
+    /// key before it.
+    #[inline(always)]
+    fn record(&self, pos: &mut Pos<W>, m: &Move, before: u64) {
         debug_assert_eq!(
             pos.st.s.hash,
             self.hash(&pos.st),
@@ -89,7 +97,6 @@ impl<const W: usize> Core<W> {
         );
         let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
         pos.history.push(pos.st.s.hash, irreversible);
-        Played::Logged(frame)
     }
 
     /// Completes `play` for a move its judge left made (`Kept`): the hash a bare move
@@ -101,13 +108,7 @@ impl<const W: usize> Core<W> {
         if let Played::Bare(b) = made {
             pos.st.s.hash = self.bare_hash(keys, &pos.st, &b);
         }
-        debug_assert_eq!(
-            pos.st.s.hash,
-            self.hash(&pos.st),
-            "incremental hash drifted"
-        );
-        let irreversible = m.kind == MoveKind::Place || self.progress_key(&pos.st) != before;
-        pos.history.push(pos.st.s.hash, irreversible);
+        self.record(pos, m, before);
     }
 
     /// Undoes a move played with `play`.
@@ -116,9 +117,15 @@ impl<const W: usize> Core<W> {
         if self.keys.is_some() {
             pos.history.pop();
         }
+        self.unmake_played(&mut pos.st, p);
+    }
+
+    /// Undoes a move made bare or logged, on the state alone.
+    #[inline]
+    pub fn unmake_played(&self, st: &mut State<W>, p: Played) {
         match p {
-            Played::Bare(b) => self.unmake_bare(&mut pos.st, b),
-            Played::Logged(frame) => self.unmake(&mut pos.st, frame),
+            Played::Bare(b) => self.unmake_bare(st, b),
+            Played::Logged(frame) => self.unmake(st, frame),
         }
     }
 
