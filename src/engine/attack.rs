@@ -439,12 +439,16 @@ impl<const W: usize> Core<W> {
                     .map(|c| m[c as usize].and(within).count())
                     .sum()
             }
-            CStmt::Slide { dirs, to, .. } => {
-                let (mut seen, mut again) = (0u8, false);
-                for &d in dirs {
-                    let d = self.dir(cx, d) & 7;
-                    again |= seen & (1 << d) != 0;
-                    seen |= 1 << d;
+            CStmt::Slide {
+                dirs, fixed, to, ..
+            } => {
+                let (mut seen, mut again) = (*fixed, false);
+                if seen == 0 {
+                    for &d in dirs {
+                        let d = self.dir(cx, d) & 7;
+                        again |= seen & (1 << d) != 0;
+                        seen |= 1 << d;
+                    }
                 }
                 if again {
                     // A direction named twice (rarely): piece by piece, as listed.
@@ -531,6 +535,19 @@ impl<const W: usize> Core<W> {
                 CStmt::Leap { leap, to, .. } => {
                     let leap = leap[me.min(leap.len() - 1)] as usize;
                     f(self.geo.leap_masks[leap][from].and(within(to)))
+                }
+                CStmt::Slide {
+                    fixed: fixed @ 1..,
+                    to,
+                    ..
+                } => {
+                    let (mut reached, mut dirs) = (Bits::EMPTY, *fixed);
+                    while dirs != 0 {
+                        let d = dirs.trailing_zeros() as usize;
+                        dirs &= dirs - 1;
+                        reached = reached.or(self.ray_to_first(from, d, st.occupied));
+                    }
+                    f(reached.and(within(to)))
                 }
                 CStmt::Slide { dirs, to, .. } => {
                     // The rays joined in a loop that calls nothing; a direction named

@@ -690,6 +690,7 @@ fn shape<const W: usize>(s: &CStmt<W>, longest: usize) -> Option<(&[ir::DirRef],
         } if to.is_set() && *n > 0 => Some((std::slice::from_ref(d), false, *then, *n)),
         CStmt::Slide {
             dirs,
+            fixed: _,
             max,
             through,
             to,

@@ -47,6 +47,9 @@ pub enum CStmt<const W: usize> {
     },
     Slide {
         dirs: Vec<DirRef>,
+        /// The directions a bit each when every one is absolute and none is named twice
+        /// (most slides), else 0: loops over them read no direction's variable or player.
+        fixed: u8,
         max: u8,
         through: Option<CTest<W>>,
         to: CTest<W>,
@@ -483,6 +486,7 @@ impl<const W: usize> Core<W> {
             }
             CStmt::Slide {
                 dirs,
+                fixed,
                 max,
                 through,
                 to,
@@ -490,7 +494,17 @@ impl<const W: usize> Core<W> {
                 then,
             } => {
                 cx.from != NONE
-                    && self.slide(st, cx, dirs, *max, through.as_ref(), to, cond, *then, e)
+                    && self.slide(
+                        st,
+                        cx,
+                        (dirs, *fixed),
+                        *max,
+                        through.as_ref(),
+                        to,
+                        cond,
+                        *then,
+                        e,
+                    )
             }
             CStmt::Leap {
                 leap,
@@ -831,7 +845,7 @@ impl<const W: usize> Core<W> {
         &self,
         st: &State<W>,
         cx: &mut Ctx,
-        dirs: &[DirRef],
+        (dirs, fixed): (&[DirRef], u8),
         max: u8,
         through: Option<&CTest<W>>,
         to: &CTest<W>,
@@ -869,6 +883,17 @@ impl<const W: usize> Core<W> {
                 Mode::Collect | Mode::Hit(_) | Mode::Find(_) => false,
             };
             let mut reached = Bits::EMPTY;
+            let stops = st.occupied.or(walls);
+            if counting && fixed != 0 {
+                // No direction named twice: every ray joined, with no direction read.
+                let mut left = fixed;
+                while left != 0 {
+                    let d = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    reached = reached.or(self.ray_to_first(from, d, stops).minus(walls));
+                }
+                return e.many(cx, reached.and(set), then);
+            }
             let mut seen = 0u8;
             for &d in dirs {
                 let d = self.dir(cx, d) as usize & 7;

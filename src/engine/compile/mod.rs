@@ -203,6 +203,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 then: t,
             } => CStmt::Slide {
                 dirs: dirs.clone(),
+                fixed: fixed_dirs(dirs),
                 max: *max,
                 through: through.as_ref().map(|x| self.test(x)),
                 to: self.test(to),
@@ -468,5 +469,36 @@ fn apart_from_to(e: &CellExpr) -> bool {
         | CellExpr::LastTo => true,
         CellExpr::Step(base, _, _) => apart_from_to(base),
         CellExpr::To | CellExpr::First { .. } | CellExpr::Find(_) => false,
+    }
+}
+
+/// The directions of a statement a bit each, when every one is absolute and none is named
+/// twice; 0 otherwise.
+fn fixed_dirs(dirs: &[DirRef]) -> u8 {
+    let mut mask = 0u8;
+    for d in dirs {
+        match d {
+            DirRef::Abs(a) if mask & 1 << (a & 7) == 0 => mask |= 1 << (a & 7),
+            _ => return 0,
+        }
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed_dirs;
+    use crate::ir::DirRef;
+
+    #[test]
+    fn fixed_directions_are_absolute_and_named_once() {
+        assert_eq!(
+            fixed_dirs(&[DirRef::Abs(0), DirRef::Abs(2), DirRef::Abs(7)]),
+            0b1000_0101
+        );
+        // Named twice, relative to the player, or read from a variable: none.
+        assert_eq!(fixed_dirs(&[DirRef::Abs(1), DirRef::Abs(1)]), 0);
+        assert_eq!(fixed_dirs(&[DirRef::Abs(1), DirRef::Rel(0)]), 0);
+        assert_eq!(fixed_dirs(&[DirRef::Var(0)]), 0);
     }
 }
