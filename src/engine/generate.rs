@@ -899,9 +899,7 @@ impl<const W: usize> Core<W> {
                 let d = self.dir(cx, d) as usize & 7;
                 // The ray up to its first occupied cell or wall; a wall is no target. A
                 // cell is never both occupied and a wall.
-                let reach = self
-                    .ray_to_first(from, d, st.occupied.or(walls))
-                    .minus(walls);
+                let reach = self.ray_to_first(from, d, stops).minus(walls);
                 if counting && seen & (1 << d) == 0 {
                     seen |= 1 << d;
                     reached = reached.or(reach);
