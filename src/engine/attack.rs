@@ -463,13 +463,7 @@ impl<const W: usize> Core<W> {
                 let within = within(to);
                 let mut count = 0;
                 for c in pieces.iter() {
-                    let mut reached = Bits::EMPTY;
-                    let mut dirs = seen;
-                    while dirs != 0 {
-                        let d = dirs.trailing_zeros() as usize;
-                        dirs &= dirs - 1;
-                        reached = reached.or(self.ray_to_first(c as usize, d, st.occupied));
-                    }
+                    let reached = self.rays_to_first(c as usize, seen, st.occupied);
                     count += reached.and(within).count();
                 }
                 count
@@ -540,15 +534,9 @@ impl<const W: usize> Core<W> {
                     fixed: fixed @ 1..,
                     to,
                     ..
-                } => {
-                    let (mut reached, mut dirs) = (Bits::EMPTY, *fixed);
-                    while dirs != 0 {
-                        let d = dirs.trailing_zeros() as usize;
-                        dirs &= dirs - 1;
-                        reached = reached.or(self.ray_to_first(from, d, st.occupied));
-                    }
-                    f(reached.and(within(to)))
-                }
+                } => f(self
+                    .rays_to_first(from, *fixed, st.occupied)
+                    .and(within(to))),
                 CStmt::Slide { dirs, to, .. } => {
                     // The rays joined in a loop that calls nothing; a direction named
                     // again (rarely) is handed over alone after it, before the joined

@@ -992,6 +992,18 @@ impl<const W: usize> Core<W> {
         ray.and(up_to)
     }
 
+    /// `ray_to_first` in each direction of `dirs` (a bit each), joined.
+    #[inline(always)]
+    pub fn rays_to_first(&self, c: usize, dirs: u8, stops: Bits<W>) -> Bits<W> {
+        let (mut reached, mut left) = (Bits::EMPTY, dirs);
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            reached = reached.or(self.ray_to_first(c, d, stops));
+        }
+        reached
+    }
+
     /// The nearest cell of `set` beyond `c` in direction `d`, as a set of one cell or
     /// none: the ray's hits masked up to the first, with no bit scan and no branch.
     #[inline(always)]

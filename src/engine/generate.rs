@@ -886,12 +886,7 @@ impl<const W: usize> Core<W> {
             let stops = st.occupied.or(walls);
             if counting && fixed != 0 {
                 // No direction named twice: every ray joined, with no direction read.
-                let mut left = fixed;
-                while left != 0 {
-                    let d = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    reached = reached.or(self.ray_to_first(from, d, stops).minus(walls));
-                }
+                let reached = self.rays_to_first(from, fixed, stops).minus(walls);
                 return e.many(cx, reached.and(set), then);
             }
             let mut seen = 0u8;
