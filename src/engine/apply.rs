@@ -52,6 +52,13 @@ pub enum CEffect<const W: usize> {
         op: CounterOp,
         value: IntFn<W>,
     },
+    /// A counter's effect by a constant (`shooting = 1`, `captures += 1`): no closure
+    /// called for its value.
+    CounterBy {
+        counter: u8,
+        op: CounterOp,
+        value: i32,
+    },
     Again,
     Flip(CellFn<W>),
     Change {
@@ -148,6 +155,9 @@ impl<const W: usize> Core<W> {
                 let left = st.hand[me as usize][m.piece as usize] - 1;
                 st.set_hand(keys, me, m.piece, left);
             }
+            // Its effects start by putting a piece on the target: the cell and the hash
+            // end as they would after both puts.
+            MoveKind::Create if m.effect != NONE && self.puts_on_to[m.effect as usize] => {}
             MoveKind::Create => st.put(&self.codes, keys, m.to, self.codes.code(me, m.piece)),
             MoveKind::Action => {
                 stopped = self.effects(st, &mut cx, &self.actions[m.piece as usize].1, probe);
@@ -423,6 +433,18 @@ impl<const W: usize> Core<W> {
         effects.iter().any(|e| self.effect(st, cx, e, probe))
     }
 
+    /// Applies `op` by `v` to player `me`'s counter.
+    #[inline(always)]
+    fn count_by(&self, st: &mut State<W>, me: u8, counter: u8, op: CounterOp, v: i32) {
+        let old = st.counters[me as usize][counter as usize];
+        let new = match op {
+            CounterOp::Add => old.saturating_add(v),
+            CounterOp::Sub => old.saturating_sub(v),
+            CounterOp::Assign => v,
+        };
+        st.set_counter(me, counter, new);
+    }
+
     /// Runs one effect (see `effects`). Kept out of `effects`' loop so that the loads the
     /// many arms need are made in their own arms, not all at every call.
     #[inline(never)]
@@ -490,14 +512,11 @@ impl<const W: usize> Core<W> {
             }
             CEffect::Counter { counter, op, value } => {
                 let v = value(self, st, cx);
-                let old = st.counters[cx.me as usize][*counter as usize];
                 let v = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-                let new = match op {
-                    CounterOp::Add => old.saturating_add(v),
-                    CounterOp::Sub => old.saturating_sub(v),
-                    CounterOp::Assign => v,
-                };
-                st.set_counter(cx.me, *counter, new);
+                self.count_by(st, cx.me, *counter, *op, v);
+            }
+            CEffect::CounterBy { counter, op, value } => {
+                self.count_by(st, cx.me, *counter, *op, *value)
             }
             CEffect::Again => cx.again = true,
             CEffect::Along {

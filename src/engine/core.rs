@@ -354,6 +354,10 @@ pub struct Core<const W: usize> {
     pub judged_after: u32,
     /// The effect blocks of move statements.
     pub blocks: Vec<Vec<CEffect<W>>>,
+    /// Per effect block: whether it starts by putting a piece on the move's target
+    /// (`new … then { put neutral Arrow at to … }`), so that a move made from nothing
+    /// with it does not put its own piece there first.
+    pub puts_on_to: Vec<bool>,
     /// The chains of hops of the rules, by index.
     pub chains: Vec<Chain<W>>,
     /// The actions, with when they may be taken.
@@ -458,6 +462,17 @@ impl<const W: usize> Core<W> {
             .map(|a| (a.pieces, x.effects(&a.effects)))
             .collect();
         let blocks = program.effects.iter().map(|b| x.effects(b)).collect();
+        let puts_on_to = (program.effects.iter())
+            .map(|b| {
+                matches!(
+                    b.first(),
+                    Some(Effect::Put {
+                        at: CellExpr::To,
+                        ..
+                    })
+                )
+            })
+            .collect();
         let after_pieces = after.iter().fold(0, |m, (pieces, _)| m | pieces);
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let legal_foot = Footprint::of(&x, &program, &attack_ir);
@@ -558,6 +573,7 @@ impl<const W: usize> Core<W> {
             judged_after: after_pieces & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
             after,
             blocks,
+            puts_on_to,
             chains,
             actions,
             simple,

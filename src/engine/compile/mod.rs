@@ -358,6 +358,15 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 at: self.cell(at),
                 value: *value,
             },
+            Effect::Counter {
+                counter,
+                op,
+                value: crate::ir::IntExpr::Const(k),
+            } => CEffect::CounterBy {
+                counter: *counter,
+                op: *op,
+                value: (*k).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+            },
             Effect::Counter { counter, op, value } => CEffect::Counter {
                 counter: *counter,
                 op: *op,
