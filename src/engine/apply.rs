@@ -645,4 +645,45 @@ mod tests {
         }
         assert!(bare > 1000, "only {bare} bare moves");
     }
+
+    /// A shot made from nothing whose effects first put a neutral arrow on its target,
+    /// and a counter set by constants: the cell holds the arrow alone, the hash is the
+    /// position's (the game keeps one, for its repetition rule), and undoing the move
+    /// gives the position back.
+    #[test]
+    fn an_arrow_put_over_a_new_piece_is_made_and_undone_whole() {
+        let source = "game \"T\" { }\nplayers { white black }\nboard 5 x 5\n\
+            piece Queen letter Q\npiece Arrow letter A\n\
+            setup { white Queen a1  black Queen e5 }\ncounter shooting = 0\n\
+            moves Queen {\n\
+              if shooting == 0 { slide all to empty then { shooting = 1  again } }\n\
+              if shooting == 1 and from == last-to {\n\
+                new slide all to empty then { put neutral Arrow at to  shooting = 0 } }\n\
+            }\nend { when repetitions >= 3: draw  when no moves: next loses }\n";
+        let core = Core::<1>::of_text(source);
+        assert!(core.puts_on_to.contains(&true));
+        let mut sc = Scratch::default();
+        let (mut shots, arrow) = (0, core.codes.code(core.players, 1));
+        for i in 0..40 {
+            let mut rng = Rng::for_playout(5, i);
+            let mut st = core.start();
+            while let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) {
+                let before = st.clone();
+                let frame = core.make(&mut st, &m);
+                assert_eq!(st.s.hash, core.hash(&st), "{m:?}");
+                if m.kind == crate::engine::state::MoveKind::Create {
+                    shots += 1;
+                    assert_eq!(st.board[m.to as usize], arrow, "{m:?}");
+                    assert_eq!(st.counters[before.s.to_move as usize][0], 0);
+                } else {
+                    assert_eq!(st.counters[before.s.to_move as usize][0], 1);
+                }
+                core.unmake(&mut st, frame);
+                assert!(st == before, "{m:?} not undone");
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(shots > 100, "only {shots} shots");
+    }
 }
