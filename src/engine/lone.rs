@@ -10,8 +10,9 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-use super::generate::{CStmt, made};
-use super::movegen::recorded;
+
+use super::generate::{ANY_CLASS, CStmt, made};
+use super::movegen::{Scratch, recorded};
 use super::search::Rng;
 use super::state::{Cell, Move, NONE, State};
 
@@ -80,6 +81,40 @@ impl<const W: usize> Core<W> {
         stop
     }
 
+    /// The draw of a turn's later move when the origin gates leave one piece that can
+    /// move, of a type drawn from its rules' sets (an Amazon's shot): `lone_draw` at once,
+    /// with none of the draw by bounds around it (the guards of the types drawn from
+    /// their sets asked, the origins listed), whose draw it is, number for number. Every
+    /// piece of the player to move counts: when the gates leave one, no type's sets give
+    /// a move (a guard on the position alone that holds opens its gate to every piece).
+    /// `None` when the case does not hold.
+    #[inline(never)]
+    pub(super) fn lone_continued(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+    ) -> Option<Option<Move>> {
+        let me = st.s.to_move as usize;
+        if !self.actions.is_empty() || st.hand[me][..self.moves.len()].iter().any(|&n| n > 0) {
+            return None;
+        }
+        let cells = self.through_gates(st, st.by_owner[me]);
+        let from = cells.lowest()?;
+        if cells.at_least(2) {
+            return None;
+        }
+        let piece = self.codes.piece[st.board[from as usize] as usize];
+        let bound = self.bound[piece as usize][from as usize];
+        if self.lone_by_sets >> piece & 1 == 0 || bound == 0 {
+            return None;
+        }
+        let (kept, words) = (&mut sc.missed_moves, &mut sc.missed_words);
+        let m = self.lone_draw(st, from, piece, bound, rng, kept, words);
+        // As the draw by bounds ends when the lone piece has no move.
+        Some(m.or_else(|| self.random_exact(st, rng, sc, ANY_CLASS)))
+    }
+
     /// The move of the lone origin `from` (of type `piece`, `bound` slots) that the draw
     /// by bounds would make, or `None` when it has none (`Core::lone_by_sets` holds for
     /// the type). The numbers are drawn as that draw draws them: a slot of the bound,
@@ -134,7 +169,6 @@ impl<const W: usize> Core<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::movegen::Scratch;
 
     /// Random games drawn with the lone piece's sets and with its rules run: the same move
     /// at every ply, variables and all. Returns how many plies were played.
@@ -173,6 +207,35 @@ mod tests {
           if shooting == 1 and from == last-to {\n\
             new step diagonal to empty then { put neutral Arrow at to  shooting = 0 } }\n\
         }\nend { when no moves: next loses }\n";
+
+    /// At a turn's later moves, the lone piece's draw made at once is the draw by
+    /// bounds', move for move and number for number; in Amazons it is taken at every shot.
+    #[test]
+    fn a_lone_continuation_is_drawn_as_the_draw_by_bounds_draws_it() {
+        let core = Core::<2>::example("amazons");
+        let (mut sc, mut taken, mut later) = (Scratch::default(), 0, 0);
+        for game in 0..30 {
+            let mut st = core.start();
+            let mut rng = Rng::for_playout(13, game);
+            loop {
+                if st.s.streak > 0 {
+                    later += 1;
+                    let mut other = rng.clone();
+                    if let Some(m) = core.lone_continued(&mut st, &mut other, &mut sc) {
+                        taken += 1;
+                        let n = core.random_bounded::<false>(&mut st, &mut rng.clone(), &mut sc);
+                        assert_eq!(m, n, "game {game}");
+                    }
+                }
+                let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {
+                    break;
+                };
+                core.make(&mut st, &m);
+                st.commit();
+            }
+        }
+        assert!(later > 1000 && taken == later, "{taken} of {later} shots");
+    }
 
     #[test]
     fn the_lone_pieces_draw_is_the_general_draw() {

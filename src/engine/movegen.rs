@@ -45,8 +45,8 @@ pub struct Scratch {
     /// than its candidates), with those candidates in order: a later draw landing on it
     /// takes its candidate from them instead of running its rules again.
     missed: Option<u32>,
-    missed_moves: Vec<Move>,
-    missed_words: Vec<u64>,
+    pub(super) missed_moves: Vec<Move>,
+    pub(super) missed_words: Vec<u64>,
     /// What the run being decoded records (`Emit::record`).
     words: Vec<u64>,
     /// The shifts' target sets of `Core::draw_shifted`, apart from `sets`: it is sized
@@ -476,6 +476,15 @@ impl<const W: usize> Core<W> {
             }
             // Upper bounds per piece do not cover chains, whose paths branch.
             if self.chains.is_empty() {
+                // A turn's later move (a shot after the queen's move) is often one
+                // piece's: the gates tell, before any type's sets are built.
+                if st.s.streak > 0
+                    && self.lone_by_sets != 0
+                    && !self.origin_gates.is_empty()
+                    && let Some(m) = self.lone_continued(st, rng, sc)
+                {
+                    return m;
+                }
                 if self.draws_shifted
                     && let Some(m) = self.draw_shifted(st, rng, &mut sc.shifted_sets)
                 {
@@ -502,7 +511,7 @@ impl<const W: usize> Core<W> {
     /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
     /// `random_exact` when it gives up.
     #[inline(always)]
-    fn random_bounded<const UNCLASSED: bool>(
+    pub(super) fn random_bounded<const UNCLASSED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
@@ -659,7 +668,7 @@ impl<const W: usize> Core<W> {
     /// earlier candidate is set aside and another drawn among the rest. Under `legal
     /// if`, the candidates are listed and drawn from the list instead (`draw_listed`).
     /// Actions (of no class) come after the pieces' candidates.
-    fn random_exact(
+    pub(super) fn random_exact(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
