@@ -10,7 +10,6 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-
 use super::generate::{ANY_CLASS, CStmt, made};
 use super::movegen::{Scratch, recorded};
 use super::search::Rng;
