@@ -373,7 +373,7 @@ impl<const W: usize> Core<W> {
         sets: &mut Vec<u64>,
     ) -> Option<Option<Move>> {
         let me = st.s.to_move as usize;
-        if st.hand[me][..self.moves.len()].iter().any(|&n| n > 0) {
+        if st.any_in_hand(me, self.moves.len()) {
             return None;
         }
         let mut left = st.by_owner[me];

@@ -95,7 +95,8 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
     ) -> Option<Option<Move>> {
         let me = st.s.to_move as usize;
-        if !self.actions.is_empty() || st.hand[me][..self.moves.len()].iter().any(|&n| n > 0) {
+        // No action either: `lone_by_sets` holds for no type in a game with one.
+        if st.any_in_hand(me, self.moves.len()) {
             return None;
         }
         let cells = self.through_gates(st, st.by_owner[me]);

@@ -277,6 +277,12 @@ impl<const W: usize> State<W> {
         }
     }
 
+    /// Whether player `p` holds a piece of one of the first `types` types in hand.
+    #[inline(always)]
+    pub fn any_in_hand(&self, p: usize, types: usize) -> bool {
+        self.hand[p][..types].iter().any(|&n| n > 0)
+    }
+
     /// Writes a cell, keeping the bitboards current; `keys` (when hashing) the hash.
     #[inline]
     pub fn put(&mut self, codes: &Codes, keys: Option<&super::hash::Keys>, c: Cell, code: Code) {
