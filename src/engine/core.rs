@@ -303,8 +303,10 @@ pub struct Core<const W: usize> {
     /// Those of `batched` whose rules never give one move twice, and that a player has
     /// `DRAW_BATCH_FROM` or more of at the start: a draw takes their moves from the sets.
     pub drawn_batched: Vec<u8>,
-    /// Whether random draws try `Core::draw_shifted`: no action, `legal if` or `new`
-    /// can take a move out of a draw among the sets', and some type is in
+    /// Whether random draws try `Core::draw_shifted`: no action or `legal if` can take
+    /// a move out of a draw among the sets' (a `new` rule cannot either: it leaves its
+    /// type unbatched, or under an `if` makes a guard whose phase the general draw
+    /// takes, as an Amazon's shot), and some type is in
     /// `drawn_batched`. Without such a type the draw seldom applies (a lone king beside
     /// stones placed from the hand, which have no rules on the board), and trying it at
     /// every ply costs more than it saves (Tempo: 1.056× the instructions per ply).
@@ -752,10 +754,8 @@ impl<const W: usize> Core<W> {
             .sum::<usize>()
             * (W + 1);
         core.shift_drawn = groups;
-        core.draws_shifted = !core.drawn_batched.is_empty()
-            && core.actions.is_empty()
-            && core.legal.is_none()
-            && !core.creates;
+        core.draws_shifted =
+            !core.drawn_batched.is_empty() && core.actions.is_empty() && core.legal.is_none();
         core.gated_classes = core.gated_classes();
         if core.gated_classes.is_some() {
             // The same for the moves of no class, drawn when no chain can start.
