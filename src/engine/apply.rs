@@ -99,23 +99,31 @@ impl<const W: usize> Core<W> {
     /// Plays a move on a state and returns the frame that undoes it.
     #[inline]
     pub fn make(&self, st: &mut State<W>, m: &Move) -> Frame {
-        self.make_with(st, m, &mut None).0
+        let frame = st.frame();
+        self.make_in(st, m, &mut None);
+        frame
+    }
+
+    /// Plays a move that will not be taken back (a playout's): `make` with no frame
+    /// taken, nor one handed back through memory for its caller to copy (a copy that
+    /// reads the frame's bytes just after they were written, each in its own size,
+    /// waits for them to reach the cache: 2.5% of Amazons' playout time).
+    #[inline]
+    pub fn make_forward(&self, st: &mut State<W>, m: &Move) {
+        self.make_in(st, m, &mut None);
     }
 
     /// Plays a move up to the first `choose` of its effects and lists the cells it offers
     /// (in `options`). Returns the frame that undoes what was done, and whether a `choose`
     /// was reached.
     pub fn probe(&self, st: &mut State<W>, m: &Move, options: &mut Vec<Cell>) -> (Frame, bool) {
-        self.make_with(st, m, &mut Some(options))
+        let frame = st.frame();
+        (frame, self.make_in(st, m, &mut Some(options)))
     }
 
-    fn make_with(
-        &self,
-        st: &mut State<W>,
-        m: &Move,
-        probe: &mut Option<&mut Vec<Cell>>,
-    ) -> (Frame, bool) {
-        let frame = st.frame();
+    /// Plays a move, up to the first `choose` of its effects when probing: whether it
+    /// stopped there.
+    fn make_in(&self, st: &mut State<W>, m: &Move, probe: &mut Option<&mut Vec<Cell>>) -> bool {
         let me = st.s.to_move;
         let keys = self.keys.as_ref();
         let mut cx = Ctx::new(me);
@@ -204,7 +212,7 @@ impl<const W: usize> Core<W> {
             }
         }
         if stopped {
-            return (frame, true);
+            return true;
         }
         st.s.previous = me;
         st.s.ply += 1;
@@ -219,7 +227,7 @@ impl<const W: usize> Core<W> {
             }
             st.s.to_move = next;
         }
-        (frame, false)
+        false
     }
 
     /// Whether `move_bare` plays `m` as `make` would: a placement or a plain move with no

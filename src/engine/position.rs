@@ -86,6 +86,22 @@ impl<const W: usize> Core<W> {
         Played::Logged(frame)
     }
 
+    /// `play` for a move that will not be undone (a playout's): nothing to undo it by is
+    /// handed back.
+    pub fn play_forward(&self, pos: &mut Pos<W>, m: &Move) {
+        if self.keys.is_none() {
+            if self.is_bare(m) {
+                self.make_bare(&mut pos.st, m);
+            } else {
+                self.make_forward(&mut pos.st, m);
+            }
+            return;
+        }
+        let before = self.progress_key(&pos.st);
+        self.make_forward(&mut pos.st, m);
+        self.record(pos, m, before);
+    }
+
     /// Records the position a move `m` led to, for repetition; `before` is the progress
     /// key before it.
     #[inline(always)]

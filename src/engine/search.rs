@@ -240,7 +240,7 @@ impl<const W: usize> Core<W> {
                     self.move_bare(&mut pos.st, m.piece, m.from, m.to)
                 }
                 (m, _) => {
-                    self.play(pos, &m.unwrap_or(Move::PASS));
+                    self.play_forward(pos, &m.unwrap_or(Move::PASS));
                     pos.commit();
                 }
             }
