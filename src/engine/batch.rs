@@ -350,18 +350,34 @@ impl<const W: usize> Core<W> {
     /// `Core::drawn_batched`, the draw is the one `random_by_bounds` makes (the same
     /// types and shifts in the same order, one number drawn), so the games played are
     /// the same. `None` when the case does not hold; `Some(None)` when there is no move.
+    #[cfg(test)]
     pub fn draw_shifted(
         &self,
         st: &State<W>,
         rng: &mut Rng,
         sets: &mut Vec<u64>,
     ) -> Option<Option<Move>> {
+        let mut out = None;
+        self.draw_shifted_into(st, rng, sets, &mut out)
+            .then_some(out)
+    }
+
+    /// `draw_shifted`, the move written in `out` (`Core::random_into`); false when the
+    /// case does not hold, and `out` is untouched.
+    #[inline(always)]
+    pub(super) fn draw_shifted_into(
+        &self,
+        st: &State<W>,
+        rng: &mut Rng,
+        sets: &mut Vec<u64>,
+        out: &mut Option<Move>,
+    ) -> bool {
         // Apart, so that games whose groups are single types, or have no guard, pay
         // nothing for the others.
         match (self.shift_grouped, self.shift_guarded) {
-            (false, false) => self.draw_shifted_in::<false, false>(st, rng, sets),
-            (true, false) => self.draw_shifted_in::<true, false>(st, rng, sets),
-            (_, true) => self.draw_shifted_in::<true, true>(st, rng, sets),
+            (false, false) => self.draw_shifted_in::<false, false>(st, rng, sets, out),
+            (true, false) => self.draw_shifted_in::<true, false>(st, rng, sets, out),
+            (_, true) => self.draw_shifted_in::<true, true>(st, rng, sets, out),
         }
     }
 
@@ -371,21 +387,22 @@ impl<const W: usize> Core<W> {
         st: &State<W>,
         rng: &mut Rng,
         sets: &mut Vec<u64>,
-    ) -> Option<Option<Move>> {
+        out: &mut Option<Move>,
+    ) -> bool {
         let me = st.s.to_move as usize;
         if st.any_in_hand(me, self.moves.len()) {
-            return None;
+            return false;
         }
         let mut left = st.by_owner[me];
         for g in &self.shift_drawn {
             let mine = g.of::<W, GROUPED>(st, left);
             if !mine.is_empty() && !mine.at_least(g.least) {
-                return None;
+                return false;
             }
             left = left.minus(mine);
         }
         if !left.is_empty() {
-            return None;
+            return false;
         }
         // Per shift with targets: its `W` words, then its count, group and index in one
         // word, written in place (the buffer is kept, sized once for every shift, not an
@@ -403,7 +420,10 @@ impl<const W: usize> Core<W> {
             let batch = self.batch[lead as usize].as_ref().expect("batched");
             // A phase whose moves are not shifts: the general draw (nothing drawn yet).
             let holding = if GUARDED {
-                self.guards_holding(st, lead, batch)?
+                match self.guards_holding(st, lead, batch) {
+                    Some(h) => h,
+                    None => return false,
+                }
             } else {
                 0
             };
@@ -421,7 +441,8 @@ impl<const W: usize> Core<W> {
             });
         }
         if total == 0 {
-            return Some(None);
+            *out = None;
+            return true;
         }
         let mut k = rng.below(total as usize) as u32;
         for one in sets[..end].chunks_exact(W + 1) {
@@ -432,12 +453,12 @@ impl<const W: usize> Core<W> {
                 let g = &self.shift_drawn[at];
                 let batch = self.batch[g.lead as usize].as_ref().expect("batched");
                 let sh = &batch.shifts(me)[i];
-                let mut m = self.shift_move(st, g.lead, sh, targets.nth_within(k));
+                let m = out.insert(self.shift_move(st, g.lead, sh, targets.nth_within(k)));
                 if GROUPED && !g.more.is_empty() {
                     // The piece on the origin (its rules are the lead's, effects and all).
                     m.piece = self.codes.piece[st.board[m.from as usize] as usize];
                 }
-                return Some(Some(m));
+                return true;
             }
             k -= count;
         }

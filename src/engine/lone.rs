@@ -86,33 +86,40 @@ impl<const W: usize> Core<W> {
     /// their sets asked, the origins listed), whose draw it is, number for number. Every
     /// piece of the player to move counts: when the gates leave one, no type's sets give
     /// a move (a guard on the position alone that holds opens its gate to every piece).
-    /// `None` when the case does not hold.
+    /// The move is written in `out` (`Core::random_into`); false when the case does not
+    /// hold, and `out` is untouched.
     #[inline(never)]
     pub(super) fn lone_continued(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
-    ) -> Option<Option<Move>> {
+        out: &mut Option<Move>,
+    ) -> bool {
         let me = st.s.to_move as usize;
         // No action either: `lone_by_sets` holds for no type in a game with one.
         if st.any_in_hand(me, self.moves.len()) {
-            return None;
+            return false;
         }
         let cells = self.through_gates(st, st.by_owner[me]);
-        let from = cells.lowest()?;
+        let Some(from) = cells.lowest() else {
+            return false;
+        };
         if cells.at_least(2) {
-            return None;
+            return false;
         }
         let piece = self.codes.piece[st.board[from as usize] as usize];
         let bound = self.bound[piece as usize][from as usize];
         if self.lone_by_sets >> piece & 1 == 0 || bound == 0 {
-            return None;
+            return false;
         }
         let (kept, words) = (&mut sc.missed_moves, &mut sc.missed_words);
-        let m = self.lone_draw(st, from, piece, bound, rng, kept, words);
+        self.lone_draw_into(st, from, piece, bound, rng, kept, words, out);
         // As the draw by bounds ends when the lone piece has no move.
-        Some(m.or_else(|| self.random_exact(st, rng, sc, ANY_CLASS)))
+        if out.is_none() {
+            *out = self.random_exact(st, rng, sc, ANY_CLASS);
+        }
+        true
     }
 
     /// The move of the lone origin `from` (of type `piece`, `bound` slots) that the draw
@@ -132,6 +139,25 @@ impl<const W: usize> Core<W> {
         kept: &mut Vec<Move>,
         words: &mut Vec<u64>,
     ) -> Option<Move> {
+        let mut out = None;
+        self.lone_draw_into(st, from, piece, bound, rng, kept, words, &mut out);
+        out
+    }
+
+    /// `lone_draw`, the move written in `out` where it is made, and not copied after.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lone_draw_into(
+        &self,
+        st: &State<W>,
+        from: Cell,
+        piece: u8,
+        bound: u32,
+        rng: &mut Rng,
+        kept: &mut Vec<Move>,
+        words: &mut Vec<u64>,
+        out: &mut Option<Move>,
+    ) {
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = from;
         let k = rng.below(bound as usize) as u32;
@@ -139,15 +165,15 @@ impl<const W: usize> Core<W> {
         words.clear();
         // The rules stop at the k-th move, as a run stops at the move it decodes: it is
         // made in the context there (a condition before it may have written a variable).
-        let (mut seen, mut found) = (0, None);
-        self.each_drawn(
+        let mut seen = 0;
+        let found = self.each_drawn(
             st,
             &mut cx,
             &self.moves[piece as usize],
             &mut |cx, then, t| {
                 let n = t.count();
                 if k - seen < n {
-                    found = Some(made(cx, piece, t.nth_within(k - seen), then));
+                    *out = Some(made(cx, piece, t.nth_within(k - seen), then));
                     return true;
                 }
                 if n > 0 {
@@ -158,11 +184,16 @@ impl<const W: usize> Core<W> {
                 false
             },
         );
-        if found.is_some() || seen == 0 {
-            return found;
+        if found {
+            return;
         }
         // The kept sets are a run's record (`Emit::record`): read back as a miss reads it.
-        Some(recorded::<W>(kept, words, rng.below(seen as usize) as u32))
+        if seen == 0 {
+            *out = None;
+            return;
+        }
+        let i = rng.below(seen as usize) as u32;
+        *out = Some(recorded::<W>(kept, words, i));
     }
 }
 
@@ -221,7 +252,8 @@ mod tests {
                 if st.s.streak > 0 {
                     later += 1;
                     let mut other = rng.clone();
-                    if let Some(m) = core.lone_continued(&mut st, &mut other, &mut sc) {
+                    let mut m = None;
+                    if core.lone_continued(&mut st, &mut other, &mut sc, &mut m) {
                         taken += 1;
                         let n = core.random_bounded::<false>(&mut st, &mut rng.clone(), &mut sc);
                         assert_eq!(m, n, "game {game}");

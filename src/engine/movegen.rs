@@ -463,15 +463,35 @@ impl<const W: usize> Core<W> {
     /// priority between classes, the draw is among the moves of the first class that has
     /// a legal one, class by class, then among the moves of no class.
     pub fn random_legal(&self, st: &mut State<W>, rng: &mut Rng, sc: &mut Scratch) -> Option<Move> {
+        let mut out = None;
+        self.random_into(st, rng, sc, &mut out);
+        out
+    }
+
+    /// `random_legal`, the move written in `out`. The draws most games take write it
+    /// where they make it: a move handed back through memory is copied by its caller in
+    /// wide loads of bytes just written each in its own size, which wait for the
+    /// stores to reach the cache.
+    pub fn random_into(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        out: &mut Option<Move>,
+    ) {
         if self.list_draws {
             self.legal_moves(st, &mut sc.moves);
-            return (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
+            *out = (!sc.moves.is_empty()).then(|| sc.moves[rng.below(sc.moves.len())]);
+            return;
         }
         let Some(priority) = &self.program.game.priority else {
             if self.only_placed {
                 match self.random_placed(st, rng) {
                     Drawn::Undecided => {}
-                    drawn => return self.drawn_move(drawn),
+                    drawn => {
+                        *out = self.drawn_move(drawn);
+                        return;
+                    }
                 }
             }
             // Upper bounds per piece do not cover chains, whose paths branch.
@@ -481,19 +501,31 @@ impl<const W: usize> Core<W> {
                 if st.s.streak > 0
                     && self.lone_by_sets != 0
                     && !self.origin_gates.is_empty()
-                    && let Some(m) = self.lone_continued(st, rng, sc)
+                    && self.lone_continued(st, rng, sc, out)
                 {
-                    return m;
+                    return;
                 }
-                if self.draws_shifted
-                    && let Some(m) = self.draw_shifted(st, rng, &mut sc.shifted_sets)
+                if self.draws_shifted && self.draw_shifted_into(st, rng, &mut sc.shifted_sets, out)
                 {
-                    return m;
+                    return;
                 }
-                return self.random_bounded::<false>(st, rng, sc);
+                *out = self.random_bounded::<false>(st, rng, sc);
+                return;
             }
-            return self.random_exact(st, rng, sc, ANY_CLASS);
+            *out = self.random_exact(st, rng, sc, ANY_CLASS);
+            return;
         };
+        *out = self.random_by_priority(st, rng, sc, priority);
+    }
+
+    /// `random_legal` in a game with `priority`.
+    fn random_by_priority(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        priority: &crate::ir::Priority,
+    ) -> Option<Move> {
         if let Some(gated) = &self.gated_classes {
             return self.random_by_gates(st, rng, sc, gated, priority.classes.len() as u8);
         }
@@ -1143,6 +1175,7 @@ const fn class_of<const UNCLASSED: bool>() -> u8 {
 /// The `i`-th candidate of a run recorded by `Emit::record`: `moves` holds the moves in
 /// order, a set of targets standing as a move with no target, whose set is next in
 /// `words`.
+#[inline(always)]
 pub(super) fn recorded<const W: usize>(moves: &[Move], words: &[u64], mut i: u32) -> Move {
     let mut at = 0;
     for m in moves {

@@ -213,6 +213,8 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
     ) -> (Ending, u64) {
         let mut plies = 0;
+        // The drawn move, written where the draw makes it, and read in place.
+        let mut m = None;
         loop {
             // Under `legal if`, the end rules are asked before the draw, as if a move were
             // to come: when they end nothing, the move drawn is kept as its judge made it
@@ -223,24 +225,24 @@ impl<const W: usize> Core<W> {
                 && self.decide(&pos.st, false, pos.repetitions()).is_none();
             let before = if ahead { self.progress_key(&pos.st) } else { 0 };
             sc.keep.on = ahead;
-            let m = self.random_legal(&mut pos.st, rng, sc);
+            self.random_into(&mut pos.st, rng, sc, &mut m);
             sc.keep.on = false;
             if !(ahead && m.is_some())
                 && let Some(e) = self.stops::<false>(pos, m.is_none(), plies, max_plies)
             {
                 return (e, plies);
             }
-            match (m, if JUDGED { sc.keep.made.take() } else { None }) {
+            match (&m, if JUDGED { sc.keep.made.take() } else { None }) {
                 (Some(m), Some(made)) => {
-                    self.keep_played(pos, &m, made, before);
+                    self.keep_played(pos, m, made, before);
                     pos.commit();
                 }
                 // Nothing to undo and no history to keep (no rule reads repetitions).
-                (Some(m), None) if self.is_bare(&m) => {
+                (Some(m), None) if self.is_bare(m) => {
                     self.move_bare(&mut pos.st, m.piece, m.from, m.to)
                 }
                 (m, _) => {
-                    self.play_forward(pos, &m.unwrap_or(Move::PASS));
+                    self.play_forward(pos, m.as_ref().unwrap_or(&Move::PASS));
                     pos.commit();
                 }
             }
