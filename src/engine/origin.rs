@@ -130,7 +130,7 @@ impl<const W: usize> Core<W> {
             };
             let c = cell(self, st, &mut cx);
             if c != NONE {
-                cells.set(c, true);
+                cells = cells.with(c);
             }
         }
         Some(cells)
