@@ -948,6 +948,16 @@ pub(super) fn made(cx: &Ctx, piece: u8, to: Cell, then: u16) -> Move {
     }
 }
 
+/// `made`, written field by field into `m`, a pass (a move kept in a list): a move
+/// built apart and pushed is copied whole, in wide loads that wait for the stores of
+/// its fields just written.
+#[inline(always)]
+pub(super) fn made_in(m: &mut Move, cx: &Ctx, piece: u8, to: Cell, then: u16) {
+    let made = made(cx, piece, to, then);
+    (m.kind, m.piece, m.from, m.to, m.effect) = (made.kind, piece, made.from, to, then);
+    (m.slots, m.choice, m.class) = (made.slots, made.choice, made.class);
+}
+
 /// What exploring a chain needs, kept per thread from one piece's chain to the next so
 /// that counting captures allocates nothing: the stack of hops and a scratch state (of
 /// whatever board size, hence `Any`). A chain explored inside another's takes fresh ones.
