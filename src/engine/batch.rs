@@ -430,8 +430,8 @@ impl<const W: usize> Core<W> {
             let mut i = 0u64;
             // Guards and filters are one case: few games have either.
             self.each_shift_in::<GUARDED, GUARDED>(st, lead, mine, batch, holding, |_, targets| {
-                let count = targets.count();
-                if count > 0 {
+                let count = if W == 1 { targets.count() } else { 0 };
+                if W > 1 || count > 0 {
                     sets[end..end + W].copy_from_slice(&targets.0);
                     sets[end + W] = count as u64 | (at as u64) << 32 | i << 40;
                     end += W + 1;
@@ -439,6 +439,17 @@ impl<const W: usize> Core<W> {
                 }
                 i += 1;
             });
+        }
+        // Sets of several words are counted apart, read back from memory, where their
+        // words' counts are summed in vector registers (the fills leave the words in
+        // general ones): Amazons' playouts 1.06x as fast. A set of one word is counted
+        // at once, and left out when empty (Breakthrough 0.95x counted apart).
+        if W > 1 {
+            for one in sets[..end].chunks_exact_mut(W + 1) {
+                let count = Bits::<W>(std::array::from_fn(|w| one[w])).count();
+                one[W] |= count as u64;
+                total += count;
+            }
         }
         if total == 0 {
             *out = None;
