@@ -404,9 +404,10 @@ impl<const W: usize> Core<W> {
         if !left.is_empty() {
             return false;
         }
-        // Per shift with targets: its `W` words, then its count, group and index in one
-        // word, written in place (the buffer is kept, sized once for every shift, not an
-        // array cleared nor a vector grown at every draw).
+        // Per shift (on a board of one word, per shift with targets): its `W` words, then
+        // its count, group and index in one word, written in place (the buffer is kept,
+        // sized once for every shift, not an array cleared nor a vector grown at every
+        // draw).
         if sets.len() < self.shift_words {
             sets.resize(self.shift_words, 0);
         }

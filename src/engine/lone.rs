@@ -188,11 +188,11 @@ impl<const W: usize> Core<W> {
         if found {
             return;
         }
-        // The kept sets are a run's record (`Emit::record`): read back as a miss reads it.
         if seen == 0 {
             *out = None;
             return;
         }
+        // The kept sets are a run's record (`Emit::record`): read back as a miss reads it.
         let i = rng.below(seen as usize) as u32;
         *out = Some(recorded::<W>(kept, words, i));
     }

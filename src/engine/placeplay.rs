@@ -268,7 +268,7 @@ impl<const W: usize> Core<W> {
             if let Some(e) = self.stops::<true>(pos, m.is_none(), plies, max_plies) {
                 return (e, plies);
             }
-            self.play_forward(pos, &m.unwrap_or(Move::PASS));
+            self.play_forward(pos, m.as_ref().unwrap_or(&Move::PASS));
             pos.commit();
             plies += 1;
         }

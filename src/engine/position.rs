@@ -91,7 +91,7 @@ impl<const W: usize> Core<W> {
     pub fn play_forward(&self, pos: &mut Pos<W>, m: &Move) {
         if self.keys.is_none() {
             if self.is_bare(m) {
-                self.make_bare(&mut pos.st, m);
+                self.move_bare(&mut pos.st, m.piece, m.from, m.to);
             } else {
                 self.make_forward(&mut pos.st, m);
             }
