@@ -194,6 +194,14 @@ impl<'a, const W: usize> Emit<'a, W> {
         made(cx, self.piece, to, then)
     }
 
+    /// `make`, pushed: written field by field into its place in the list (`made_in`).
+    #[inline(always)]
+    fn push(&mut self, cx: &Ctx, to: Cell, then: u16) {
+        self.out.push(Move::PASS);
+        let m = self.out.last_mut().expect("pushed");
+        made_in(m, cx, self.piece, to, then);
+    }
+
     /// A whole chain of hops, as one move. True when generation should stop.
     pub fn chain(&mut self, cx: &Ctx, chain: u16, path: &[Cell]) -> bool {
         let mut m = self.make(cx, *path.last().expect("a hop"), chain);
@@ -240,8 +248,7 @@ impl<'a, const W: usize> Emit<'a, W> {
     pub fn one(&mut self, cx: &Ctx, to: Cell, then: u16) -> bool {
         match self.mode {
             Mode::Collect => {
-                let m = self.make(cx, to, then);
-                self.out.push(m);
+                self.push(cx, to, then);
                 false
             }
             Mode::Count => {
@@ -259,8 +266,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     return true;
                 }
                 if self.keep_before || self.record.is_some() {
-                    let m = self.make(cx, to, then);
-                    self.out.push(m);
+                    self.push(cx, to, then);
                 }
                 self.count += 1;
                 false
@@ -281,8 +287,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                 if self.plain(cx, then, f) && !f.has(to) {
                     self.count += 1;
                 } else {
-                    let m = self.make(cx, to, then);
-                    self.out.push(m);
+                    self.push(cx, to, then);
                 }
                 false
             }
@@ -320,8 +325,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                 let inside = k - self.count < n;
                 if self.keep_before {
                     for to in targets.iter().take((k - self.count).min(n) as usize) {
-                        let m = self.make(cx, to, then);
-                        self.out.push(m);
+                        self.push(cx, to, then);
                     }
                 }
                 if inside {
@@ -334,8 +338,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     && let Some(words) = &mut self.record
                 {
                     words.extend_from_slice(&targets.0);
-                    let m = self.make(cx, NONE, then);
-                    self.out.push(m);
+                    self.push(cx, NONE, then);
                 }
                 self.count += n;
                 false
@@ -354,8 +357,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             }
             Mode::Collect => {
                 for to in targets.iter() {
-                    let m = self.make(cx, to, then);
-                    self.out.push(m);
+                    self.push(cx, to, then);
                 }
                 false
             }
@@ -367,8 +369,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                     targets
                 };
                 for to in judged.iter() {
-                    let m = self.make(cx, to, then);
-                    self.out.push(m);
+                    self.push(cx, to, then);
                 }
                 false
             }
