@@ -380,7 +380,7 @@ impl<const W: usize> Core<W> {
         let mut e = Emit::new(Mode::Find(next), &mut none);
         e.piece = m.piece;
         self.generate(st, &mut cx, body, &mut e);
-        e.found
+        e.found.slot().take()
     }
 
     /// The cells a `choose` offers.

@@ -153,12 +153,30 @@ pub fn class_slot(class: u8) -> usize {
 /// The class filter of an emitter that takes moves of every class.
 pub const ANY_CLASS: u8 = u8::MAX - 1;
 
+/// Where an emitter that looks for one move (`Nth`, `Find`) writes it: in itself, or in
+/// its caller's slot, which the caller then reads in place (a move copied whole just
+/// after its fields were written, each in its own size, waits for those stores).
+pub enum Found<'a> {
+    Here(Option<Move>),
+    In(&'a mut Option<Move>),
+}
+
+impl Found<'_> {
+    #[inline(always)]
+    pub fn slot(&mut self) -> &mut Option<Move> {
+        match self {
+            Found::Here(m) => m,
+            Found::In(m) => m,
+        }
+    }
+}
+
 /// Where generated moves go.
 pub struct Emit<'a, const W: usize> {
     pub mode: Mode<W>,
     pub out: &'a mut Vec<Move>,
     pub count: u32,
-    pub found: Option<Move>,
+    pub found: Found<'a>,
     pub piece: u8,
     /// In `Nth` mode, also push the candidates before the n-th (to spot duplicates).
     pub keep_before: bool,
@@ -180,7 +198,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             mode,
             out,
             count: 0,
-            found: None,
+            found: Found::Here(None),
             piece: 0,
             keep_before: false,
             record: None,
@@ -200,6 +218,13 @@ impl<'a, const W: usize> Emit<'a, W> {
         self.out.push(Move::PASS);
         let m = self.out.last_mut().expect("pushed");
         made_in(m, cx, self.piece, to, then);
+    }
+
+    /// `make`, as the move found: written field by field into its slot (`made_in`).
+    #[inline(always)]
+    fn find(&mut self, cx: &Ctx, to: Cell, then: u16) {
+        let piece = self.piece;
+        made_in(self.found.slot().insert(Move::PASS), cx, piece, to, then);
     }
 
     /// A whole chain of hops, as one move. True when generation should stop.
@@ -223,7 +248,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             }
             Mode::Nth(k) => {
                 if self.count == k {
-                    self.found = Some(m);
+                    *self.found.slot() = Some(m);
                     return true;
                 }
                 if self.keep_before || self.record.is_some() {
@@ -236,7 +261,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             Mode::Find(c) => {
                 let hit = m.to == c;
                 if hit {
-                    self.found = Some(m);
+                    *self.found.slot() = Some(m);
                 }
                 hit
             }
@@ -262,7 +287,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             }
             Mode::Nth(k) => {
                 if self.count == k {
-                    self.found = Some(self.make(cx, to, then));
+                    self.find(cx, to, then);
                     return true;
                 }
                 if self.keep_before || self.record.is_some() {
@@ -275,7 +300,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             Mode::Find(c) => {
                 let hit = to == c;
                 if hit {
-                    self.found = Some(self.make(cx, to, then));
+                    self.find(cx, to, then);
                 }
                 hit
             }
@@ -330,7 +355,7 @@ impl<'a, const W: usize> Emit<'a, W> {
                 }
                 if inside {
                     let to = ranked.nth_within(k - self.count);
-                    self.found = Some(self.make(cx, to, then));
+                    self.find(cx, to, then);
                     return true;
                 }
                 if !self.keep_before
@@ -347,7 +372,7 @@ impl<'a, const W: usize> Emit<'a, W> {
             Mode::Find(c) => {
                 let hit = targets.has(c);
                 if hit {
-                    self.found = Some(self.make(cx, c, then));
+                    self.find(cx, c, then);
                 }
                 hit
             }

@@ -114,7 +114,7 @@ impl<const W: usize> Core<W> {
             return false;
         }
         let (kept, words) = (&mut sc.missed_moves, &mut sc.missed_words);
-        self.lone_draw_into(st, from, piece, bound, rng, kept, words, out);
+        self.lone_draw(st, from, piece, bound, rng, kept, words, out);
         // As the draw by bounds ends when the lone piece has no move.
         if out.is_none() {
             *out = self.random_exact(st, rng, sc, ANY_CLASS);
@@ -124,30 +124,13 @@ impl<const W: usize> Core<W> {
 
     /// The move of the lone origin `from` (of type `piece`, `bound` slots) that the draw
     /// by bounds would make, or `None` when it has none (`Core::lone_by_sets` holds for
-    /// the type). The numbers are drawn as that draw draws them: a slot of the bound,
-    /// before the moves are counted; when it lies beyond them, a second among them, taken
-    /// from the sets kept on the way (`kept`, `words`: each set's move with no target,
-    /// and its cells).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn lone_draw(
-        &self,
-        st: &State<W>,
-        from: Cell,
-        piece: u8,
-        bound: u32,
-        rng: &mut Rng,
-        kept: &mut Vec<Move>,
-        words: &mut Vec<u64>,
-    ) -> Option<Move> {
-        let mut out = None;
-        self.lone_draw_into(st, from, piece, bound, rng, kept, words, &mut out);
-        out
-    }
-
-    /// `lone_draw`, the move written in `out` where it is made, and not copied after.
+    /// the type), written in `out` where it is made, and not copied after. The numbers
+    /// are drawn as that draw draws them: a slot of the bound, before the moves are
+    /// counted; when it lies beyond them, a second among them, taken from the sets kept on
+    /// the way (`kept`, `words`: each set's move with no target, and its cells).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn lone_draw_into(
+    pub(super) fn lone_draw(
         &self,
         st: &State<W>,
         from: Cell,

@@ -7,7 +7,7 @@ use super::batch::Batch;
 use super::bits::Bits;
 use super::core::{Core, GatedClass};
 use super::evaluate::{CondFn, Ctx};
-use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Mode, class_slot};
+use super::generate::{ANY_CLASS, CLASS_SLOTS, Emit, Found, Mode, class_slot};
 use super::placeplay::Drawn;
 use super::position::Played;
 use super::search::Rng;
@@ -509,7 +509,7 @@ impl<const W: usize> Core<W> {
                 {
                     return;
                 }
-                *out = self.random_bounded::<false>(st, rng, sc);
+                self.random_bounded_into::<false>(st, rng, sc, out);
                 return;
             }
             *out = self.random_exact(st, rng, sc, ANY_CLASS);
@@ -549,18 +549,34 @@ impl<const W: usize> Core<W> {
         rng: &mut Rng,
         sc: &mut Scratch,
     ) -> Option<Move> {
+        let mut out = None;
+        self.random_bounded_into::<UNCLASSED>(st, rng, sc, &mut out);
+        out
+    }
+
+    /// `random_bounded`, the move written in `out` (`random_into`).
+    #[inline(always)]
+    fn random_bounded_into<const UNCLASSED: bool>(
+        &self,
+        st: &mut State<W>,
+        rng: &mut Rng,
+        sc: &mut Scratch,
+        out: &mut Option<Move>,
+    ) {
         // Copies per case: games with no placement set or no type drawn by its sets keep
         // a draw free of their tests, and the others' draws free of the classes'.
-        let m = match (
+        let drawn = match (
             self.any_placed,
             !self.draw_batches::<UNCLASSED>().0.is_empty(),
         ) {
-            (false, false) => self.random_by_bounds::<false, false, UNCLASSED>(st, rng, sc),
-            (false, true) => self.random_by_bounds::<false, true, UNCLASSED>(st, rng, sc),
-            (true, false) => self.random_by_bounds::<true, false, UNCLASSED>(st, rng, sc),
-            (true, true) => self.random_by_bounds::<true, true, UNCLASSED>(st, rng, sc),
+            (false, false) => self.random_by_bounds::<false, false, UNCLASSED>(st, rng, sc, out),
+            (false, true) => self.random_by_bounds::<false, true, UNCLASSED>(st, rng, sc, out),
+            (true, false) => self.random_by_bounds::<true, false, UNCLASSED>(st, rng, sc, out),
+            (true, true) => self.random_by_bounds::<true, true, UNCLASSED>(st, rng, sc, out),
         };
-        m.or_else(|| self.random_exact(st, rng, sc, class_of::<UNCLASSED>()))
+        if !drawn {
+            *out = self.random_exact(st, rng, sc, class_of::<UNCLASSED>());
+        }
     }
 
     /// The piece types drawn by their sets, and their batches: with `UNCLASSED`, those of
@@ -790,7 +806,9 @@ impl<const W: usize> Core<W> {
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
-                let m = self.nth(st, o, k - offset, class, None, &mut sc.moves);
+                let mut m = None;
+                let found = self.nth(st, o, k - offset, class, None, &mut sc.moves, &mut m);
+                debug_assert!(found.is_ok());
                 let m = m.expect("the n-th candidate exists");
                 if sc.moves.iter().any(|x| x.same_as(&m))
                     || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
@@ -873,17 +891,18 @@ impl<const W: usize> Core<W> {
     /// candidate still has one); the run that missed recorded its candidates, so that a
     /// later slot of the same piece is decoded from them, not by running its rules again
     /// (a lone origin, such as the one piece that may move, then costs one run). Gives up
-    /// (`None`) after a few rejections, which also happens when there is no legal move at
+    /// (false) after a few rejections, which also happens when there is no legal move at
     /// all: no more than there are pieces, since a draw costs about what counting one
-    /// piece's candidates costs. With `UNCLASSED`,
-    /// only moves of no class count (for when the classes' chains can have no move:
-    /// their bounds are none).
+    /// piece's candidates costs. With `UNCLASSED`, only moves of no class count (for when
+    /// the classes' chains can have no move: their bounds are none). The move drawn (or
+    /// `None`, when there is none) is written in `out`, where the decoding writes it.
     fn random_by_bounds<const PLACED: bool, const SHIFTED: bool, const UNCLASSED: bool>(
         &self,
         st: &mut State<W>,
         rng: &mut Rng,
         sc: &mut Scratch,
-    ) -> Option<Move> {
+        out: &mut Option<Move>,
+    ) -> bool {
         let class = class_of::<UNCLASSED>();
         const TRIES: usize = 16;
         sc.origins.clear();
@@ -943,7 +962,8 @@ impl<const W: usize> Core<W> {
         // of a game with a swap rule never look at it.
         total += self.actions.len() as u32;
         if total == 0 {
-            return None;
+            *out = None;
+            return true;
         }
         // One piece alone can move (a phase of the turn for the piece that moved), with
         // rules whose targets are sets: drawn from them, with no rule run.
@@ -953,19 +973,20 @@ impl<const W: usize> Core<W> {
             && o.from != NONE
         {
             let (kept, words) = (&mut sc.missed_moves, &mut sc.missed_words);
-            return self.lone_draw(st, o.from, o.piece, o.count, rng, kept, words);
+            self.lone_draw(st, o.from, o.piece, o.count, rng, kept, words, out);
+            return true;
         }
         sc.missed = None;
         let mut tries = TRIES.min(sc.origins.len() + self.actions.len() + extra);
         while tries > 0 {
             tries -= 1;
             let k = rng.below(total as usize) as u32;
-            let m = if k >= pieces {
+            if k >= pieces {
                 let i = (k - pieces) as usize;
                 if !(self.actions[i].0)(self, st, &mut Ctx::new(st.s.to_move)) {
                     continue;
                 }
-                self.action(i)
+                *out = Some(self.action(i));
             } else {
                 let (at, offset) = locate(&sc.origins, k);
                 let o = sc.origins[at];
@@ -974,7 +995,8 @@ impl<const W: usize> Core<W> {
                     && let Some(m) = self.shifted_move(st, sc, at, k - offset, batches)
                 {
                     if self.drawn_legal(st, &m, &mut sc.keep) {
-                        return Some(m);
+                        *out = Some(m);
+                        return true;
                     }
                     continue;
                 }
@@ -983,36 +1005,36 @@ impl<const W: usize> Core<W> {
                     && let Some(m) = self.placement(sc, at, k - offset)
                 {
                     if self.drawn_legal(st, &m, &mut sc.keep) {
-                        return Some(m);
+                        *out = Some(m);
+                        return true;
                     }
                     continue;
                 }
-                // The candidate, and those before it when the piece's rules may repeat
-                // one (then listed one by one, as `keep_before` lists them).
-                let (m, earlier) = if sc.missed == Some(at as u32) {
+                // The candidate, written in `out`, and those before it when the piece's
+                // rules may repeat one (then listed one by one, as `keep_before` lists
+                // them).
+                let earlier = if sc.missed == Some(at as u32) {
                     let i = k - offset;
-                    let m = recorded::<W>(&sc.missed_moves, &sc.missed_words, i);
+                    *out = Some(recorded::<W>(&sc.missed_moves, &sc.missed_words, i));
                     // Only a piece that may repeat a move has its moves one by one.
                     let dup = self.may_duplicate[o.piece as usize];
-                    (
-                        m,
-                        if dup {
-                            &sc.missed_moves[..i as usize]
-                        } else {
-                            &[][..]
-                        },
-                    )
+                    if dup {
+                        &sc.missed_moves[..i as usize]
+                    } else {
+                        &[][..]
+                    }
                 } else {
                     sc.words.clear();
-                    let m = match self.nth(
+                    match self.nth(
                         st,
                         o,
                         k - offset,
                         class,
                         Some(&mut sc.words),
                         &mut sc.moves,
+                        out,
                     ) {
-                        Ok(m) => m,
+                        Ok(()) => {}
                         Err(count) => {
                             // The miss counted the piece's candidates: its slots shrink to
                             // them (each candidate keeps one), and the try is given back,
@@ -1022,7 +1044,8 @@ impl<const W: usize> Core<W> {
                             total -= o.count - count;
                             pieces -= o.count - count;
                             if total == 0 {
-                                return None;
+                                *out = None;
+                                return true;
                             }
                             std::mem::swap(&mut sc.moves, &mut sc.missed_moves);
                             std::mem::swap(&mut sc.words, &mut sc.missed_words);
@@ -1030,21 +1053,21 @@ impl<const W: usize> Core<W> {
                             tries += 1;
                             continue;
                         }
-                    };
-                    (m, &sc.moves[..])
+                    }
+                    &sc.moves[..]
                 };
-                if (self.may_duplicate[o.piece as usize] && earlier.iter().any(|x| x.same_as(&m)))
-                    || (m.kind == MoveKind::Create && self.made_before(st, &m, &sc.origins[..at]))
+                let m = out.as_ref().expect("a candidate");
+                if (self.may_duplicate[o.piece as usize] && earlier.iter().any(|x| x.same_as(m)))
+                    || (m.kind == MoveKind::Create && self.made_before(st, m, &sc.origins[..at]))
                 {
                     continue;
                 }
-                m
-            };
-            if self.drawn_legal(st, &m, &mut sc.keep) {
-                return Some(m);
+            }
+            if self.drawn_legal(st, out.as_ref().expect("a candidate"), &mut sc.keep) {
+                return true;
             }
         }
-        None
+        false
     }
 
     /// The origins of a draw for the piece types whose rules are shifts of their set
@@ -1145,9 +1168,10 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// The `index`-th candidate of a piece, or how many it has when fewer; `before` then
-    /// holds the earlier candidates when the piece's rules may yield duplicates, or with
-    /// `record`, all of them as `Emit::record` says (empty otherwise).
+    /// The `index`-th candidate of a piece, written in `out`, or how many it has when
+    /// fewer; `before` then holds the earlier candidates when the piece's rules may yield
+    /// duplicates, or with `record`, all of them as `Emit::record` says (empty otherwise).
+    #[allow(clippy::too_many_arguments)]
     fn nth(
         &self,
         st: &State<W>,
@@ -1156,14 +1180,18 @@ impl<const W: usize> Core<W> {
         class: u8,
         record: Option<&mut Vec<u64>>,
         before: &mut Vec<Move>,
-    ) -> Result<Move, u32> {
+        out: &mut Option<Move>,
+    ) -> Result<(), u32> {
         before.clear();
+        *out = None;
         let mut e = Emit::new(Mode::Nth(index), before);
         e.class = class;
         e.keep_before = self.may_duplicate[o.piece as usize];
         e.record = record;
+        e.found = Found::In(out);
         self.run(st, o.from, o.piece, &mut e);
-        e.found.ok_or(e.count)
+        let count = e.count;
+        if out.is_some() { Ok(()) } else { Err(count) }
     }
 }
 
