@@ -367,12 +367,12 @@ impl<const W: usize> Core<W> {
         cx.slots = m.slots;
         // The first hop that lands there, kept as generation meets it: nothing listed.
         let mut found = None;
-        let first = |h: Move| {
-            found = (h.to == next).then_some(h);
+        let first = |hcx: &Ctx, to, then| {
+            found = (to == next).then(|| super::generate::made(hcx, m.piece, to, then));
             found.is_some()
         };
         if let Some(g) = gate
-            && self.gate_hops(g, st, &cx, m.piece, first).is_some()
+            && self.gate_hops(g, st, &cx, first).is_some()
         {
             return found;
         }

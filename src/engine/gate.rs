@@ -254,18 +254,19 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// Hands `f` the hops of a chain with `gate` for `piece` at `cx.from` (its first, or
-    /// those from a landing), made from the hops' shapes as the chain's rules would make
-    /// them, in their order, until `f` asks to stop (returns true), when every hop is
+    /// Hands `f` the hops of a chain with `gate` at `cx.from` (its first, or those from a
+    /// landing), from the hops' shapes as the chain's rules would make them, in their
+    /// order, until `f` asks to stop (returns true), when every hop is
     /// `exact` and its directions translations; `None` (nothing handed) otherwise, else
-    /// whether `f` stopped.
+    /// whether `f` stopped. A hop is handed as `made` takes it (its context, target and
+    /// effect block), for `f` to write where it keeps it: a move built here and handed
+    /// over would be copied whole just after its fields were written.
     pub fn gate_hops(
         &self,
         gate: &Gate<W>,
         st: &State<W>,
         cx: &Ctx,
-        piece: u8,
-        mut f: impl FnMut(Move) -> bool,
+        mut f: impl FnMut(&Ctx, Cell, u16) -> bool,
     ) -> Option<bool> {
         let me = cx.me as usize;
         let ready = |h: &Hop<W>| h.exact.is_some() && matches!(h.shifts.get(me), Some(Some(_)));
@@ -286,7 +287,7 @@ impl<const W: usize> Core<W> {
                 }
                 if passes(std::slice::from_ref(s), land, over, hcx.from) {
                     let to = (hcx.from as i32 + s.n.0) as Cell;
-                    if f(super::generate::made(&hcx, piece, to, then)) {
+                    if f(&hcx, to, then) {
                         return Some(true);
                     }
                 }
@@ -632,8 +633,8 @@ mod tests {
                 let mut hcx = *cx;
                 hcx.from = from;
                 let mut shaped = Vec::new();
-                let made_all = core.gate_hops(gate, st, &hcx, piece, |m| {
-                    shaped.push(m);
+                let made_all = core.gate_hops(gate, st, &hcx, |hcx, to, then| {
+                    shaped.push(crate::engine::generate::made(hcx, piece, to, then));
                     false
                 });
                 if made_all.is_some() {

@@ -1077,12 +1077,13 @@ impl<const W: usize> Core<W> {
         cx.from = at;
         cx.create = false;
         let (body, _, gate) = &self.chains[id as usize];
-        let push = |m| {
-            out.push(m);
+        let push = |hcx: &Ctx, to, then| {
+            out.push(Move::PASS);
+            made_in(out.last_mut().expect("pushed"), hcx, piece, to, then);
             false
         };
         if let Some(g) = gate
-            && self.gate_hops(g, st, &cx, piece, push).is_some()
+            && self.gate_hops(g, st, &cx, push).is_some()
         {
             return;
         }
