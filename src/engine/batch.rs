@@ -316,9 +316,11 @@ impl<const W: usize> Core<W> {
         count
     }
 
-    /// The `index`-th move of the sets `batch_targets` gave (`sets` starts at them).
-    /// Each target has one origin: a step's is one shift back, a slide's the first
-    /// occupied cell back along its line, since the slide crossed only empty cells.
+    /// The `index`-th move of the sets `batch_targets` gave (`sets` starts at them),
+    /// written in `out` where it is made. Each target has one origin: a step's is one
+    /// shift back, a slide's the first occupied cell back along its line, since the
+    /// slide crossed only empty cells.
+    #[inline(always)]
     pub fn batch_move(
         &self,
         st: &State<W>,
@@ -326,7 +328,8 @@ impl<const W: usize> Core<W> {
         batch: &Batch<W>,
         sets: &[u64],
         index: u32,
-    ) -> Move {
+        out: &mut Option<Move>,
+    ) {
         let me = st.s.to_move as usize;
         let mut index = index;
         for (i, sh) in batch.shifts(me).iter().enumerate() {
@@ -337,7 +340,8 @@ impl<const W: usize> Core<W> {
                 continue;
             }
             let targets = Bits::<W>(std::array::from_fn(|w| sets[at + w]));
-            return self.shift_move(st, piece, sh, targets.nth_within(index));
+            *out = Some(self.shift_move(st, piece, sh, targets.nth_within(index)));
+            return;
         }
         unreachable!("the index is below the sets' count")
     }
@@ -807,7 +811,11 @@ mod tests {
                     assert_eq!(n, want, "{source}");
                     let key = |m: &Move| (m.from, m.to, m.effect, m.piece, m.kind as u8);
                     let mut decoded: Vec<_> = (0..n)
-                        .map(|k| key(&core.batch_move(&st, piece as u8, batch, &sets, k)))
+                        .map(|k| {
+                            let mut m = None;
+                            core.batch_move(&st, piece as u8, batch, &sets, k, &mut m);
+                            key(&m.expect("a move"))
+                        })
                         .collect();
                     let mut wanted: Vec<_> =
                         listed(&core, &st, piece as u8).iter().map(key).collect();

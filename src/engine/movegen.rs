@@ -992,10 +992,9 @@ impl<const W: usize> Core<W> {
                 let o = sc.origins[at];
                 if SHIFTED
                     && !sc.shifted.is_empty()
-                    && let Some(m) = self.shifted_move(st, sc, at, k - offset, batches)
+                    && self.shifted_move(st, sc, at, k - offset, batches, out)
                 {
-                    if self.drawn_legal(st, &m, &mut sc.keep) {
-                        *out = Some(m);
+                    if self.drawn_legal(st, out.as_ref().expect("a move"), &mut sc.keep) {
                         return true;
                     }
                     continue;
@@ -1113,7 +1112,8 @@ impl<const W: usize> Core<W> {
         (together, total, extra)
     }
 
-    /// The `index`-th candidate of origin `at` when `shifted_origins` added it.
+    /// The `index`-th candidate of origin `at` when `shifted_origins` added it, written in
+    /// `out`; false (`out` untouched) when `shifted_origins` did not add it.
     #[inline(never)]
     fn shifted_move(
         &self,
@@ -1122,10 +1122,14 @@ impl<const W: usize> Core<W> {
         at: usize,
         index: u32,
         batches: &[Option<Batch<W>>],
-    ) -> Option<Move> {
-        let &(_, piece, words) = sc.shifted.iter().find(|s| s.0 == at as u32)?;
+        out: &mut Option<Move>,
+    ) -> bool {
+        let Some(&(_, piece, words)) = sc.shifted.iter().find(|s| s.0 == at as u32) else {
+            return false;
+        };
         let batch = batches[piece as usize].as_ref().expect("batched");
-        Some(self.batch_move(st, piece, batch, &sc.sets[words as usize..], index))
+        self.batch_move(st, piece, batch, &sc.sets[words as usize..], index, out);
+        true
     }
 
     /// Adds a piece in hand whose rules pass `placements_only` to the origins of a draw,
