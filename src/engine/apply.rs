@@ -372,7 +372,7 @@ impl<const W: usize> Core<W> {
             found.is_some()
         };
         if let Some(g) = gate
-            && self.gate_hops(g, st, &cx, first).is_some()
+            && self.gate_hops(g, st, &mut cx, first).is_some()
         {
             return found;
         }

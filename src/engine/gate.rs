@@ -260,12 +260,14 @@ impl<const W: usize> Core<W> {
     /// `exact` and its directions translations; `None` (nothing handed) otherwise, else
     /// whether `f` stopped. A hop is handed as `made` takes it (its context, target and
     /// effect block), for `f` to write where it keeps it: a move built here and handed
-    /// over would be copied whole just after its fields were written.
+    /// over would be copied whole just after its fields were written. The hops'
+    /// variables are bound in `cx` itself, not in a copy, for the same reason (the sets
+    /// of a hop read no variable).
     pub fn gate_hops(
         &self,
         gate: &Gate<W>,
         st: &State<W>,
-        cx: &Ctx,
+        cx: &mut Ctx,
         mut f: impl FnMut(&Ctx, Cell, u16) -> bool,
     ) -> Option<bool> {
         let me = cx.me as usize;
@@ -273,7 +275,6 @@ impl<const W: usize> Core<W> {
         if !gate.iter().all(ready) {
             return None;
         }
-        let mut hcx = *cx;
         for h in gate {
             let (Some((slot, then)), Some(Some(shifts))) = (h.exact, h.shifts.get(me)) else {
                 continue;
@@ -283,11 +284,11 @@ impl<const W: usize> Core<W> {
                 // Bound for every direction, as the `for` binds it: the statements after
                 // the `for` see its last.
                 if let Some(v) = slot {
-                    hcx.slots[v as usize] = s.dir as u16;
+                    cx.slots[v as usize] = s.dir as u16;
                 }
-                if passes(std::slice::from_ref(s), land, over, hcx.from) {
-                    let to = (hcx.from as i32 + s.n.0) as Cell;
-                    if f(&hcx, to, then) {
+                if passes(std::slice::from_ref(s), land, over, cx.from) {
+                    let to = (cx.from as i32 + s.n.0) as Cell;
+                    if f(cx, to, then) {
                         return Some(true);
                     }
                 }
@@ -633,7 +634,7 @@ mod tests {
                 let mut hcx = *cx;
                 hcx.from = from;
                 let mut shaped = Vec::new();
-                let made_all = core.gate_hops(gate, st, &hcx, |hcx, to, then| {
+                let made_all = core.gate_hops(gate, st, &mut hcx, |hcx, to, then| {
                     shaped.push(crate::engine::generate::made(hcx, piece, to, then));
                     false
                 });

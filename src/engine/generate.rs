@@ -1083,7 +1083,7 @@ impl<const W: usize> Core<W> {
             false
         };
         if let Some(g) = gate
-            && self.gate_hops(g, st, &cx, push).is_some()
+            && self.gate_hops(g, st, &mut cx, push).is_some()
         {
             return;
         }
