@@ -515,7 +515,7 @@ impl<const W: usize> Core<W> {
             *out = self.random_exact(st, rng, sc, ANY_CLASS);
             return;
         };
-        *out = self.random_by_priority(st, rng, sc, priority);
+        self.random_by_priority(st, rng, sc, priority, out);
     }
 
     /// `random_legal` in a game with `priority`.
@@ -525,24 +525,28 @@ impl<const W: usize> Core<W> {
         rng: &mut Rng,
         sc: &mut Scratch,
         priority: &crate::ir::Priority,
-    ) -> Option<Move> {
+        out: &mut Option<Move>,
+    ) {
         if let Some(gated) = &self.gated_classes {
-            return self.random_by_gates(st, rng, sc, gated, priority.classes.len() as u8);
+            let classes = priority.classes.len() as u8;
+            return self.random_by_gates(st, rng, sc, gated, classes, out);
         }
         if priority.classes.len() < CLASS_SLOTS {
-            return self.random_by_class(st, rng, sc, priority.classes.len() as u8);
+            *out = self.random_by_class(st, rng, sc, priority.classes.len() as u8);
+            return;
         }
         for class in 0..priority.classes.len() as u8 {
-            if let Some(m) = self.random_exact(st, rng, sc, class) {
-                return Some(m);
+            *out = self.random_exact(st, rng, sc, class);
+            if out.is_some() {
+                return;
             }
         }
-        self.random_exact(st, rng, sc, NO_CLASS)
+        *out = self.random_exact(st, rng, sc, NO_CLASS);
     }
 
     /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
-    /// `random_exact` when it gives up.
-    #[inline(always)]
+    /// `random_exact` when it gives up (`random_bounded_into`, for tests).
+    #[cfg(test)]
     pub(super) fn random_bounded<const UNCLASSED: bool>(
         &self,
         st: &mut State<W>,
@@ -554,7 +558,8 @@ impl<const W: usize> Core<W> {
         out
     }
 
-    /// `random_bounded`, the move written in `out` (`random_into`).
+    /// `random_by_bounds` for moves of any class, or with `UNCLASSED` of no class, then
+    /// `random_exact` when it gives up; the move written in `out` (`random_into`).
     #[inline(always)]
     fn random_bounded_into<const UNCLASSED: bool>(
         &self,
@@ -602,7 +607,8 @@ impl<const W: usize> Core<W> {
         sc: &mut Scratch,
         gated: &[GatedClass],
         classes: u8,
-    ) -> Option<Move> {
+        out: &mut Option<Move>,
+    ) {
         let me = st.s.to_move;
         for class in 0..classes {
             // The few pieces that could start a chain list their paths, so that the one
@@ -644,14 +650,14 @@ impl<const W: usize> Core<W> {
             // drawn among the rest.
             while !sc.moves.is_empty() {
                 let i = rng.below(sc.moves.len());
-                let m = sc.moves[i];
-                if self.drawn_legal(st, &m, &mut sc.keep) {
-                    return Some(m);
+                if self.drawn_legal(st, &sc.moves[i], &mut sc.keep) {
+                    *out = Some(sc.moves[i]);
+                    return;
                 }
                 sc.moves.swap_remove(i);
             }
         }
-        self.random_bounded::<true>(st, rng, sc)
+        self.random_bounded_into::<true>(st, rng, sc, out)
     }
 
     /// The actions the player to move may take, into `sc.actions`.
