@@ -137,7 +137,7 @@ impl<const W: usize> Core<W> {
     }
 
     /// `cells` without the pieces that their type's gate rules out this turn.
-    #[inline]
+    #[inline(always)]
     pub fn through_gates(&self, st: &State<W>, mut cells: Bits<W>) -> Bits<W> {
         for (piece, gate) in &self.origin_gates {
             let pieces = st.by_type[*piece as usize].and(cells);
