@@ -38,6 +38,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// `f` from `who`'s point of view, switched in place and back rather than the
+    /// context copied: a copy reads the context whole just after its fields were
+    /// written one by one, and waits for those stores. What `f` writes stays: a
+    /// condition writes only its own variables' slots, above the live ones.
+    #[inline(always)]
+    pub fn viewed_by<T>(&mut self, who: u8, f: impl FnOnce(&mut Ctx) -> T) -> T {
+        let me = std::mem::replace(&mut self.me, who);
+        let out = f(self);
+        self.me = me;
+        out
+    }
+
     pub fn new(me: u8) -> Ctx {
         Ctx {
             me,
@@ -395,16 +407,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     }
                 }
                 let body = self.cond(body);
-                // The point of view switched in place, not the context copied: a copy
-                // reads it whole just after its fields were written one by one, and
-                // waits for those stores (12% of Wolf and Sheep's time). The body writes
-                // only its own variables' slots, above the live ones.
                 Box::new(move |core, st, cx| {
-                    let me = cx.me;
-                    cx.me = core.player(st, cx, p);
-                    let holds = body(core, st, cx);
-                    cx.me = me;
-                    holds
+                    let who = core.player(st, cx, p);
+                    cx.viewed_by(who, |cx| body(core, st, cx))
                 })
             }
             Cond::Let { slot, value, body } => {
@@ -673,13 +678,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     };
                 }
                 let (p, inner) = (*p, self.int(inner));
-                // As `as PLAYER:`, the point of view switched in place.
                 Box::new(move |core, st, cx| {
-                    let me = cx.me;
-                    cx.me = core.player(st, cx, p);
-                    let n = inner(core, st, cx);
-                    cx.me = me;
-                    n
+                    let who = core.player(st, cx, p);
+                    cx.viewed_by(who, |cx| inner(core, st, cx))
                 })
             }
         }
@@ -912,11 +913,8 @@ fn lines_as<const W: usize>(
     who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8 + Send + Sync + std::panic::RefUnwindSafe + 'static,
 ) -> CondFn<W> {
     Box::new(move |core, st, cx| {
-        let me = cx.me;
-        cx.me = who(core, st, cx);
-        let holds = op.holds(l.count(core, st, cx), k);
-        cx.me = me;
-        holds
+        let who = who(core, st, cx);
+        cx.viewed_by(who, |cx| op.holds(l.count(core, st, cx), k))
     })
 }
 

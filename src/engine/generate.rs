@@ -212,12 +212,10 @@ impl<'a, const W: usize> Emit<'a, W> {
         made(cx, self.piece, to, then)
     }
 
-    /// `make`, pushed: written field by field into its place in the list (`made_in`).
+    /// `make`, pushed (`push_made`).
     #[inline(always)]
     fn push(&mut self, cx: &Ctx, to: Cell, then: u16) {
-        self.out.push(Move::PASS);
-        let m = self.out.last_mut().expect("pushed");
-        made_in(m, cx, self.piece, to, then);
+        push_made(self.out, cx, self.piece, to, then);
     }
 
     /// `make`, as the move found: written field by field into its slot (`made_in`).
@@ -984,6 +982,14 @@ pub(super) fn made_in(m: &mut Move, cx: &Ctx, piece: u8, to: Cell, then: u16) {
     (m.slots, m.choice, m.class) = (made.slots, made.choice, made.class);
 }
 
+/// `made`, pushed onto `out`: written field by field into its place in the list
+/// (`made_in`), not built apart and copied in.
+#[inline(always)]
+pub(super) fn push_made(out: &mut Vec<Move>, cx: &Ctx, piece: u8, to: Cell, then: u16) {
+    out.push(Move::PASS);
+    made_in(out.last_mut().expect("pushed"), cx, piece, to, then);
+}
+
 /// What exploring a chain needs, kept per thread from one piece's chain to the next so
 /// that counting captures allocates nothing: the stack of hops and a scratch state (of
 /// whatever board size, hence `Any`). A chain explored inside another's takes fresh ones.
@@ -1078,8 +1084,7 @@ impl<const W: usize> Core<W> {
         cx.create = false;
         let (body, _, gate) = &self.chains[id as usize];
         let push = |hcx: &Ctx, to, then| {
-            out.push(Move::PASS);
-            made_in(out.last_mut().expect("pushed"), hcx, piece, to, then);
+            push_made(out, hcx, piece, to, then);
             false
         };
         if let Some(g) = gate

@@ -10,7 +10,7 @@
 use super::bits::Bits;
 use super::core::Core;
 use super::evaluate::Ctx;
-use super::generate::{ANY_CLASS, CStmt, made, made_in};
+use super::generate::{ANY_CLASS, CStmt, made, push_made};
 use super::movegen::{Scratch, recorded};
 use super::search::Rng;
 use super::state::{Cell, Move, NONE, State};
@@ -160,8 +160,7 @@ impl<const W: usize> Core<W> {
                     return true;
                 }
                 if n > 0 {
-                    kept.push(Move::PASS);
-                    made_in(kept.last_mut().expect("pushed"), cx, piece, NONE, then);
+                    push_made(kept, cx, piece, NONE, then);
                     words.extend_from_slice(&t.0);
                 }
                 seen += n;
