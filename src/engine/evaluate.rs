@@ -295,6 +295,15 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     if let Some(terms) = self.owns_of_named(a)
                         && terms.len() > 1
                     {
+                        // Against zero, a sum of pieces in hand (never negative) is told
+                        // by whether any count is not zero: the rows or-ed, no sum.
+                        if k == 0 && terms.iter().all(|(_, o)| matches!(o, Own::InHand(_))) {
+                            let players: Vec<u8> = terms.iter().map(|&(p, _)| p).collect();
+                            return Box::new(move |_, st, _| {
+                                let any = players.iter().any(|&p| Own::holds_any(st, p));
+                                op.holds(any as i64, 0)
+                            });
+                        }
                         return Box::new(move |_, st, _| {
                             op.holds(terms.iter().map(|&(p, own)| own.of(st, p)).sum(), k)
                         });
@@ -722,6 +731,13 @@ impl Own {
             IntExpr::Counter(i) => Some(Own::Counter(i)),
             _ => None,
         }
+    }
+
+    /// Whether player `p` has any piece in hand (the types past the game's are never in
+    /// hand).
+    #[inline(always)]
+    fn holds_any<const W: usize>(st: &State<W>, p: u8) -> bool {
+        st.hand[p as usize].iter().fold(0, |a, &x| a | x) != 0
     }
 
     #[inline(always)]
