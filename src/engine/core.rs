@@ -287,6 +287,8 @@ pub struct Core<const W: usize> {
     /// empty }` and `if moves-made > 0 { place on empty }`): its cells are those of that
     /// type, built once for both when both guards hold.
     pub placed_set_like: Vec<u8>,
+    /// Per piece type: how a placement playout's draw takes it (`Core::placing_plan`).
+    pub placing: super::placeplay::Placing,
     /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.
@@ -552,6 +554,7 @@ impl<const W: usize> Core<W> {
             placed_on_empty: Vec::new(),
             placed_like: Vec::new(),
             placed_set_like: Vec::new(),
+            placing: Default::default(),
             batch: Vec::new(),
             guards,
             origin_filters,
@@ -694,6 +697,7 @@ impl<const W: usize> Core<W> {
                 like.filter(|_| core.counted_placed[p]).unwrap_or(p) as u8
             })
             .collect();
+        core.placing = core.placing_plan();
         core.batch = core
             .moves
             .iter()

@@ -32,12 +32,24 @@ pub enum Drawn {
 /// The most piece types one draw takes from their sets.
 const MOST: usize = 8;
 
-/// Whether a guard of placements is known to hold, in one draw.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Open {
-    Unknown,
-    Yes,
-    No,
+/// How `Core::random_placed` draws the piece types in hand, as masks of types (a bit
+/// each, for the first `MOST`).
+#[derive(Clone, Debug, Default)]
+pub struct Placing {
+    /// The types whose cells are counted as sets (`Core::counted_placed`); while another
+    /// is in hand, the general draw decides.
+    pub drawn: u32,
+    /// The drawn types whose rules are not a lone `if` with no `else`.
+    pub unguarded: u32,
+    /// Per guard: the first type with those rules (`Core::placed_like`), whose `if` is
+    /// asked for them all, and the types it guards.
+    pub guards: Vec<(u8, u32)>,
+    /// Per set: the first type with that placement past its guard
+    /// (`Core::placed_set_like`), whose cells and effect block stand for them all, and
+    /// the types placed on it.
+    pub sets: Vec<(u8, u32)>,
+    /// Per type: its set's index in `sets`.
+    pub set_of: [u8; MOST],
 }
 
 impl<const W: usize> Core<W> {
@@ -48,49 +60,125 @@ impl<const W: usize> Core<W> {
 
     /// A draw where every move is a placement given as a set or an action
     /// (`Core::only_placed`): the placeable types' sets and the actions are the slots, an
-    /// action whose condition fails is set aside and another slot drawn.
+    /// action whose condition fails is set aside and another slot drawn. The types are
+    /// taken as masks (`Placing`): each guard is asked and each set built once a draw,
+    /// for the types in hand that need them.
     #[inline]
     pub fn random_placed(&self, st: &State<W>, rng: &mut Rng) -> Drawn {
         let me = st.s.to_move;
         if self.moves.len() == 1 {
             return self.random_placed_one(st, rng);
         }
-        let mut cx = Ctx::new(me);
-        // Each set built, with its count, for the types placed alike (`built`, a bit
-        // each).
-        let (mut sets, mut built) = ([(Bits::<W>::EMPTY, 0u32); MOST], 0u8);
-        let mut open = [Open::Unknown; MOST];
-        // The types with cells to be placed on: type, set, effect block, count.
-        let mut types = [(0u8, 0u8, NONE, 0u32); MOST];
-        let (mut n, mut total) = (0, 0);
-        for p in 0..self.moves.len() {
-            if st.hand[me as usize][p] == 0 {
-                continue;
+        let (plan, hand) = (&self.placing, &st.hand[me as usize]);
+        // The types past the game's are never in hand: up to `MOST` types, a fixed row
+        // of tests with no loop.
+        let mut in_hand = 0u32;
+        if self.moves.len() <= MOST {
+            let row: &[u16; MOST] = hand[..MOST].try_into().expect("a row of counts");
+            for (p, &n) in row.iter().enumerate() {
+                in_hand |= ((n != 0) as u32) << p;
             }
-            if !self.counted_placed[p] || p >= MOST {
-                return Drawn::Undecided;
-            }
-            let Some((at, then)) =
-                self.placeable_set(st, &mut cx, p, &mut sets, &mut built, &mut open)
-            else {
-                continue;
-            };
-            let count = sets[at].1;
-            if count > 0 {
-                types[n] = (p as u8, at as u8, then, count);
-                n += 1;
-                total += count;
+        } else {
+            for (p, &n) in hand[..self.moves.len()].iter().enumerate() {
+                in_hand |= ((n != 0) as u32) << p;
             }
         }
+        if in_hand & !plan.drawn != 0 {
+            return Drawn::Undecided;
+        }
+        let mut cx = Ctx::new(me);
+        let mut open = plan.unguarded;
+        for &(t, users) in &plan.guards {
+            if in_hand & users != 0 && self.guard_holds(st, &mut cx, t as usize) {
+                open |= users;
+            }
+        }
+        let live = in_hand & open;
+        let mut sets = [Bits::<W>::EMPTY; MOST];
+        let mut counts = [0u32; MOST];
+        let mut thens = [NONE; MOST];
+        let mut total = 0;
+        for (i, &(t, users)) in plan.sets.iter().enumerate() {
+            let users = live & users;
+            if users == 0 {
+                continue;
+            }
+            let (cells, then) = self.placements(st, &mut cx, self.past_its_guard(t as usize));
+            let count = cells.count();
+            (sets[i], counts[i], thens[i]) = (cells, count, then);
+            total += count * users.count_ones();
+        }
         self.slot_or_action(st, rng, total, |mut k| {
-            for &(piece, at, then, count) in &types[..n] {
-                if k < count {
-                    return Drawn::Place(piece, sets[at as usize].0.nth_within(k), then);
+            let mut left = live;
+            while left != 0 {
+                let p = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let i = plan.set_of[p] as usize;
+                if k < counts[i] {
+                    return Drawn::Place(p as u8, sets[i].nth_within(k), thens[i]);
                 }
-                k -= count;
+                k -= counts[i];
             }
             unreachable!("the slot is below the placements' total");
         })
+    }
+
+    /// Whether the guard of type `t`'s placement (its rules' lone `if`) holds.
+    #[inline(always)]
+    fn guard_holds(&self, st: &State<W>, cx: &mut Ctx, t: usize) -> bool {
+        let [CStmt::If { cond, .. }] = &self.moves[t][..] else {
+            unreachable!("a guarded placement")
+        };
+        cond(self, st, cx)
+    }
+
+    /// Type `t`'s placement, past its guard if it has one.
+    #[inline(always)]
+    fn past_its_guard(&self, t: usize) -> &[CStmt<W>] {
+        match &self.moves[t][..] {
+            [
+                CStmt::If {
+                    then, otherwise, ..
+                },
+            ] if otherwise.is_empty() => then,
+            rules => rules,
+        }
+    }
+
+    /// How `random_placed` draws the piece types, from `counted_placed`, `placed_like`
+    /// and `placed_set_like`.
+    pub fn placing_plan(&self) -> Placing {
+        let mut plan = Placing::default();
+        for p in 0..self.moves.len().min(MOST) {
+            if !self.counted_placed[p] {
+                continue;
+            }
+            plan.drawn |= 1 << p;
+            let guarded = matches!(
+                &self.moves[p][..],
+                [CStmt::If { otherwise, .. }] if otherwise.is_empty()
+            );
+            if !guarded {
+                plan.unguarded |= 1 << p;
+            } else {
+                let like = self.placed_like[p];
+                match plan.guards.iter_mut().find(|(t, _)| *t == like) {
+                    Some((_, users)) => *users |= 1 << p,
+                    None => plan.guards.push((like, 1 << p)),
+                }
+            }
+            let like = self.placed_set_like[p];
+            let i = match plan.sets.iter().position(|&(t, _)| t == like) {
+                Some(i) => i,
+                None => {
+                    plan.sets.push((like, 0));
+                    plan.sets.len() - 1
+                }
+            };
+            plan.sets[i].1 |= 1 << p;
+            plan.set_of[p] = i as u8;
+        }
+        plan
     }
 
     /// `random_placed` when the game has one piece type (tic-tac-toe, Connect Four,
@@ -121,49 +209,6 @@ impl<const W: usize> Core<W> {
         self.slot_or_action(st, rng, cells.count(), |k| {
             Drawn::Place(0, cells.nth_within(k), then)
         })
-    }
-
-    /// Where in `sets` the cells type `p` in hand (`counted_placed`, `p < MOST`) may be
-    /// placed on are, built there if need be, and its placement's effect block; `None`
-    /// when its guard fails. A guard is asked once for the types with the same rules
-    /// (`Core::placed_like`: `moves Rook, Bishop, Knight { if … }`), and a placement's
-    /// set built once for the types placed alike under other guards
-    /// (`Core::placed_set_like`).
-    #[inline(always)]
-    fn placeable_set(
-        &self,
-        st: &State<W>,
-        cx: &mut Ctx,
-        p: usize,
-        sets: &mut [(Bits<W>, u32); MOST],
-        built: &mut u8,
-        open: &mut [Open; MOST],
-    ) -> Option<(usize, u16)> {
-        let like = self.placed_like[p] as usize;
-        let place = Self::past_guard(&self.moves[p], |cond| {
-            if open[like] == Open::Unknown {
-                open[like] = if cond(self, st, cx) {
-                    Open::Yes
-                } else {
-                    Open::No
-                };
-            }
-            open[like] == Open::Yes
-        })?;
-        let at = self.placed_set_like[p] as usize;
-        let [CStmt::Place { then, .. }] = place else {
-            // No lone statement: built each time, for its effect block (the types placed
-            // alike have the same cells, so that the set may stand for them all).
-            let (cells, then) = self.placements(st, cx, place);
-            sets[at] = (cells, cells.count());
-            return Some((at, then));
-        };
-        if *built & 1 << at == 0 {
-            *built |= 1 << at;
-            let cells = self.placements(st, cx, place).0;
-            sets[at] = (cells, cells.count());
-        }
-        Some((at, *then))
     }
 
     /// Draws among `total` placement slots (decoded by `slot`) and the actions.
@@ -306,6 +351,36 @@ mod tests {
             }
         }
         assert!(tried >= 3, "only {tried} games play placements");
+    }
+
+    /// Several types in hand, under guards asked once for the types with the same rules,
+    /// on sets shared by the types placed alike (Shaversi's shape, with a second set and
+    /// an unguarded type): the mask draw and the general loop play the same games.
+    #[test]
+    fn guarded_types_on_shared_sets_play_the_general_loops_games() {
+        let source = "game \"T\" { }\nplayers { white black }\nboard 4 x 4\nregion low = rank 1\n\
+            piece King letter K\npiece Queen letter Q\npiece Rook letter R\n\
+            piece Bishop letter B\npiece Pawn letter P\n\
+            hand { white King 1 Queen 1 Rook 2 Bishop 2 Pawn 3  black King 1 Queen 1 Rook 2 Bishop 2 Pawn 3 }\n\
+            moves King { if mover == white or moves-made > 0 { place on empty } }\n\
+            moves Queen { if mover == black or moves-made > 0 { place on empty } }\n\
+            moves Rook, Bishop { if moves-made > 1 { place on empty } }\n\
+            moves Pawn { place on empty and not in low }\n\
+            end { when in-hand(white) + in-hand(black) == 0: draw\n when no moves: draw }\n";
+        let core = Core::<1>::of_text(source);
+        assert!(core.plays_placed());
+        // Three guards (King's, Queen's, the Rook's and Bishop's one), two sets.
+        assert_eq!(core.placing.guards.len(), 3);
+        assert_eq!(core.placing.sets.len(), 2);
+        let start = core.start_pos();
+        let mut sc = Scratch::default();
+        for i in 0..300 {
+            let (mut a, mut b) = (start.clone(), start.clone());
+            let ra = core.playout_placed(&mut a, &mut Rng::for_playout(9, i), 400, &mut sc);
+            let rb = core.playout_listed(&mut b, &mut Rng::for_playout(9, i), 400, &mut sc);
+            assert_eq!(ra, rb, "playout {i}");
+            assert!(a.st == b.st, "playout {i}: the final positions differ");
+        }
     }
 
     #[test]
