@@ -288,7 +288,7 @@ pub struct Core<const W: usize> {
     /// type, built once for both when both guards hold.
     pub placed_set_like: Vec<u8>,
     /// Per piece type: how a placement playout's draw takes it (`Core::placing_plan`).
-    pub placing: super::placeplay::Placing,
+    pub placing: super::placeplay::Placing<W>,
     /// Per piece type: its rules as shifts of the set of its pieces, when they are plain
     /// steps and slides along translations of the board (`Core::batch_of`), so that
     /// counting moves counts all its pieces' at once.

@@ -299,8 +299,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         // by whether any count is not zero: the rows or-ed, no sum.
                         if k == 0 && terms.iter().all(|(_, o)| matches!(o, Own::InHand(_))) {
                             let players: Vec<u8> = terms.iter().map(|&(p, _)| p).collect();
+                            let n = self.tests.pieces;
                             return Box::new(move |_, st, _| {
-                                let any = players.iter().any(|&p| Own::holds_any(st, p));
+                                let any = players.iter().any(|&p| Own::holds_any(st, p, n));
                                 op.holds(any as i64, 0)
                             });
                         }
@@ -733,11 +734,17 @@ impl Own {
         }
     }
 
-    /// Whether player `p` has any piece in hand (the types past the game's are never in
-    /// hand).
+    /// Whether player `p` has any piece in hand, of the game's first `n` types (the rest
+    /// are never in hand).
     #[inline(always)]
-    fn holds_any<const W: usize>(st: &State<W>, p: u8) -> bool {
-        st.hand[p as usize].iter().fold(0, |a, &x| a | x) != 0
+    fn holds_any<const W: usize>(st: &State<W>, p: u8, n: usize) -> bool {
+        let row = &st.hand[p as usize];
+        // Up to eight types, one read of eight counts.
+        if n <= 8 {
+            let h: &[u16; 8] = row[..8].try_into().expect("eight counts");
+            return h.iter().fold(0, |a, &x| a | x) != 0;
+        }
+        row[..n].iter().any(|&x| x != 0)
     }
 
     #[inline(always)]

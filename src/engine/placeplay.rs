@@ -6,6 +6,7 @@
 //! seed: the draws are the same, only the bookkeeping around them is left out.
 
 use super::bits::Bits;
+use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::CStmt;
@@ -35,7 +36,7 @@ const MOST: usize = 8;
 /// How `Core::random_placed` draws the piece types in hand, as masks of types (a bit
 /// each, for the first `MOST`).
 #[derive(Clone, Debug, Default)]
-pub struct Placing {
+pub struct Placing<const W: usize> {
     /// The types whose cells are counted as sets (`Core::counted_placed`); while another
     /// is in hand, the general draw decides.
     pub drawn: u32,
@@ -50,6 +51,10 @@ pub struct Placing {
     pub sets: Vec<(u8, u32)>,
     /// Per type: its set's index in `sets`.
     pub set_of: [u8; MOST],
+    /// Per set: when its placement is a lone `place on empty` (within some cells, under
+    /// a condition or not), per player, those cells, so that the set is read with no
+    /// branch on the test's form; else empty.
+    pub on_empty: Vec<Vec<Bits<W>>>,
 }
 
 impl<const W: usize> Core<W> {
@@ -103,7 +108,18 @@ impl<const W: usize> Core<W> {
             if users == 0 {
                 continue;
             }
-            let (cells, then) = self.placements(st, &mut cx, self.past_its_guard(t as usize));
+            let place = self.past_its_guard(t as usize);
+            let (cells, then) = match (plan.on_empty[i].get(me as usize), place) {
+                (Some(within), [CStmt::Place { cond_set, then, .. }]) => {
+                    let cells = within.minus(st.occupied);
+                    let cells = match cond_set {
+                        Some(_) => self.only_where(st, &mut cx, cells, cond_set),
+                        None => cells,
+                    };
+                    (cells, *then)
+                }
+                _ => self.placements(st, &mut cx, place),
+            };
             let count = cells.count();
             (sets[i], counts[i], thens[i]) = (cells, count, then);
             total += count * users.count_ones();
@@ -147,7 +163,7 @@ impl<const W: usize> Core<W> {
 
     /// How `random_placed` draws the piece types, from `counted_placed`, `placed_like`
     /// and `placed_set_like`.
-    pub fn placing_plan(&self) -> Placing {
+    pub fn placing_plan(&self) -> Placing<W> {
         let mut plan = Placing::default();
         for p in 0..self.moves.len().min(MOST) {
             if !self.counted_placed[p] {
@@ -178,6 +194,20 @@ impl<const W: usize> Core<W> {
             plan.sets[i].1 |= 1 << p;
             plan.set_of[p] = i as u8;
         }
+        plan.on_empty = (plan.sets.iter())
+            .map(|&(t, _)| match self.past_its_guard(t as usize) {
+                [
+                    CStmt::Place {
+                        on: CTest::Table(table),
+                        ..
+                    },
+                ] => (0..self.players)
+                    .map(|p| table.empty_within(p).map(|w| w.and(self.geo.all)))
+                    .collect::<Option<Vec<_>>>()
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            })
+            .collect();
         plan
     }
 
