@@ -291,6 +291,11 @@ pub struct Ranked<const W: usize> {
 }
 
 impl<const W: usize> Ranked<W> {
+    pub const EMPTY: Ranked<W> = Ranked {
+        words: [0; W],
+        running: [0; W],
+    };
+
     /// How many cells the set has.
     #[inline(always)]
     pub fn count(&self) -> u32 {

@@ -5,7 +5,7 @@
 //! The games are the very ones the general loop (`Core::playout_listed`) plays, seed for
 //! seed: the draws are the same, only the bookkeeping around them is left out.
 
-use super::bits::Bits;
+use super::bits::{Bits, Ranked};
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::Ctx;
@@ -99,7 +99,9 @@ impl<const W: usize> Core<W> {
             }
         }
         let live = in_hand & open;
-        let mut sets = [Bits::<W>::EMPTY; MOST];
+        // Ranked when built: the running counts that give a set's count also decode
+        // the drawn slot, with no second pass after the draw.
+        let mut sets = [Ranked::<W>::EMPTY; MOST];
         let mut counts = [0u32; MOST];
         let mut thens = [NONE; MOST];
         let mut total = 0;
@@ -120,6 +122,7 @@ impl<const W: usize> Core<W> {
                 }
                 _ => self.placements(st, &mut cx, place),
             };
+            let cells = cells.ranked();
             let count = cells.count();
             (sets[i], counts[i], thens[i]) = (cells, count, then);
             total += count * users.count_ones();
