@@ -276,17 +276,22 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     let k = *k;
                     // `moves-made > 0`, `in-hand(white) == 0`: one closure, not two.
                     match a {
+                        IntExpr::Of(PlayerRef::Named(i), inner) => {
+                            if let Some(own) = Own::of_expr(inner, self.tests.pieces) {
+                                let i = *i;
+                                return own.compared(op, k, move |_, _, _| i);
+                            }
+                        }
                         IntExpr::Of(p, inner) => {
                             if let Some(own) = Own::of_expr(inner, self.tests.pieces) {
                                 let p = *p;
-                                return Box::new(move |core, st, cx| {
-                                    op.holds(own.of(st, core.player(st, cx, p)), k)
-                                });
+                                return own
+                                    .compared(op, k, move |core, st, cx| core.player(st, cx, p));
                             }
                         }
                         _ => {
                             if let Some(own) = Own::of_expr(a, self.tests.pieces) {
-                                return Box::new(move |_, st, cx| op.holds(own.of(st, cx.me), k));
+                                return own.compared(op, k, |_, _, cx| cx.me);
                             }
                         }
                     }
@@ -320,7 +325,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         return Box::new(move |core, st, cx| op.holds(l.count(core, st, cx), k));
                     }
                     let a = self.int(a);
-                    return Box::new(move |core, st, cx| op.holds(a(core, st, cx), k));
+                    return compared(op, k, move |core, st, cx| a(core, st, cx));
                 }
                 let (a, b) = (self.int(a), self.int(b));
                 Box::new(move |core, st, cx| {
@@ -332,6 +337,9 @@ impl<const W: usize> ExprCompiler<'_, W> {
                 let (a, b) = (*a, *b);
                 // `mover == white`: one side named, read without a second lookup.
                 match (a, b) {
+                    (PlayerRef::Me, PlayerRef::Named(i)) | (PlayerRef::Named(i), PlayerRef::Me) => {
+                        Box::new(move |_, _, cx| cx.me == i)
+                    }
                     (p, PlayerRef::Named(i)) | (PlayerRef::Named(i), p) => {
                         Box::new(move |core, st, cx| core.player(st, cx, p) == i)
                     }
@@ -715,6 +723,28 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 }
 
+/// `read OP k` in one closure, the comparison chosen when it is built: a jump on the
+/// operator at every evaluation was a twentieth of a placement game's time, its guards
+/// asked at every draw.
+fn compared<const W: usize>(
+    op: CmpOp,
+    k: i64,
+    read: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> i64
+    + Send
+    + Sync
+    + std::panic::RefUnwindSafe
+    + 'static,
+) -> CondFn<W> {
+    match op {
+        CmpOp::Eq => Box::new(move |core, st, cx| read(core, st, cx) == k),
+        CmpOp::Ne => Box::new(move |core, st, cx| read(core, st, cx) != k),
+        CmpOp::Lt => Box::new(move |core, st, cx| read(core, st, cx) < k),
+        CmpOp::Le => Box::new(move |core, st, cx| read(core, st, cx) <= k),
+        CmpOp::Gt => Box::new(move |core, st, cx| read(core, st, cx) > k),
+        CmpOp::Ge => Box::new(move |core, st, cx| read(core, st, cx) >= k),
+    }
+}
+
 /// A number each player has of their own.
 #[derive(Clone, Copy)]
 enum Own {
@@ -731,6 +761,29 @@ impl Own {
             IntExpr::MovesMade => Some(Own::MovesMade),
             IntExpr::Counter(i) => Some(Own::Counter(i)),
             _ => None,
+        }
+    }
+
+    /// `OWN(who) OP k` in one closure, with the kind of number and the comparison chosen
+    /// when it is built.
+    fn compared<const W: usize>(
+        self,
+        op: CmpOp,
+        k: i64,
+        who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8
+        + Send
+        + Sync
+        + std::panic::RefUnwindSafe
+        + 'static,
+    ) -> CondFn<W> {
+        match self {
+            Own::MovesMade => compared(op, k, move |core, st, cx| {
+                st.s.moves_made[who(core, st, cx) as usize] as i64
+            }),
+            Own::Counter(i) => compared(op, k, move |core, st, cx| {
+                st.counters[who(core, st, cx) as usize][i as usize] as i64
+            }),
+            own => compared(op, k, move |core, st, cx| own.of(st, who(core, st, cx))),
         }
     }
 
