@@ -357,6 +357,30 @@ impl<const W: usize> Core<W> {
 mod tests {
     use super::*;
 
+    /// `count` playouts of `core`, seeded from `seed`, through the placement loop and the
+    /// general one: the same endings, lengths and final positions, each cut at
+    /// `most(i)` plies.
+    fn both_loops_agree<const W: usize>(
+        core: &Core<W>,
+        seed: u64,
+        count: u64,
+        most: impl Fn(u64) -> u64,
+        name: &str,
+    ) {
+        let start = core.start_pos();
+        let mut sc = Scratch::default();
+        for i in 0..count {
+            let (mut a, mut b) = (start.clone(), start.clone());
+            let ra = core.playout_placed(&mut a, &mut Rng::for_playout(seed, i), most(i), &mut sc);
+            let rb = core.playout_listed(&mut b, &mut Rng::for_playout(seed, i), most(i), &mut sc);
+            assert_eq!(ra, rb, "{name}, playout {i}");
+            assert!(
+                a.st == b.st,
+                "{name}, playout {i}: the final positions differ"
+            );
+        }
+    }
+
     /// Each game's playouts, through the placement loop and the general one: the same
     /// endings, lengths and final positions, seed for seed.
     #[test]
@@ -368,20 +392,9 @@ mod tests {
                 continue;
             }
             tried += 1;
-            let start = core.start_pos();
-            let mut sc = Scratch::default();
-            for i in 0..300 {
-                let (mut a, mut b) = (start.clone(), start.clone());
-                // Some playouts cut short, at any ply.
-                let most = if i % 3 == 0 { i % 11 } else { 400 };
-                let ra = core.playout_placed(&mut a, &mut Rng::for_playout(7, i), most, &mut sc);
-                let rb = core.playout_listed(&mut b, &mut Rng::for_playout(7, i), most, &mut sc);
-                assert_eq!(ra, rb, "{name}, playout {i}");
-                assert!(
-                    a.st == b.st,
-                    "{name}, playout {i}: the final positions differ"
-                );
-            }
+            // Some playouts cut short, at any ply.
+            let most = |i| if i % 3 == 0 { i % 11 } else { 400 };
+            both_loops_agree(&core, 7, 300, most, name);
         }
         assert!(tried >= 3, "only {tried} games play placements");
     }
@@ -405,15 +418,7 @@ mod tests {
         // Three guards (King's, Queen's, the Rook's and Bishop's one), two sets.
         assert_eq!(core.placing.guards.len(), 3);
         assert_eq!(core.placing.sets.len(), 2);
-        let start = core.start_pos();
-        let mut sc = Scratch::default();
-        for i in 0..300 {
-            let (mut a, mut b) = (start.clone(), start.clone());
-            let ra = core.playout_placed(&mut a, &mut Rng::for_playout(9, i), 400, &mut sc);
-            let rb = core.playout_listed(&mut b, &mut Rng::for_playout(9, i), 400, &mut sc);
-            assert_eq!(ra, rb, "playout {i}");
-            assert!(a.st == b.st, "playout {i}: the final positions differ");
-        }
+        both_loops_agree(&core, 9, 300, |_| 400, "guarded types");
     }
 
     #[test]
@@ -455,14 +460,6 @@ mod tests {
             end { when no moves: draw }\n";
         let core = Core::<1>::of_text(source);
         assert!(core.plays_placed());
-        let start = core.start_pos();
-        let mut sc = Scratch::default();
-        for i in 0..200 {
-            let (mut a, mut b) = (start.clone(), start.clone());
-            let ra = core.playout_placed(&mut a, &mut Rng::for_playout(3, i), 400, &mut sc);
-            let rb = core.playout_listed(&mut b, &mut Rng::for_playout(3, i), 400, &mut sc);
-            assert_eq!(ra, rb, "playout {i}");
-            assert!(a.st == b.st, "playout {i}: the final positions differ");
-        }
+        both_loops_agree(&core, 3, 200, |_| 400, "effects");
     }
 }
