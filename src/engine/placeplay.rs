@@ -421,6 +421,37 @@ mod tests {
         both_loops_agree(&core, 9, 300, |_| 400, "guarded types");
     }
 
+    /// More types than one draw takes as masks (the ninth leaves the draw to the general
+    /// one while it is in hand), and an action beside the placements: both loops still
+    /// play the same games.
+    #[test]
+    fn more_types_than_the_masks_and_an_action_play_the_general_loops_games() {
+        let names = ["Pa", "Pb", "Pc", "Pd", "Pe", "Pf", "Pg", "Ph", "Pi"];
+        let pieces: String = (names.iter().zip("ABCDEFGHI".chars()))
+            .map(|(n, l)| format!("piece {n} letter {l}\n"))
+            .collect();
+        let hand: String = names.iter().map(|n| format!("{n} 1 ")).collect();
+        let source = format!(
+            "game \"T\" {{ }}\nplayers {{ white black }}\nboard 4 x 4\n{pieces}\
+             hand {{ white {hand} black {hand} }}\ncounter skips = 0\n\
+             moves Pa, Pb, Pc {{ if moves-made > 0 {{ place on empty }} }}\n\
+             moves Pd, Pe, Pf, Pg, Ph, Pi {{ place on empty }}\n\
+             action skip when skips < 2 {{ skips += 1 }}\n\
+             end {{ when no moves: draw }}\n"
+        );
+        let core = Core::<1>::of_text(&source);
+        assert!(core.plays_placed());
+        // The ninth type is past the masks: not drawn by them.
+        assert_eq!(core.placing.drawn, 0xff);
+        both_loops_agree(
+            &core,
+            11,
+            300,
+            |i| if i % 4 == 0 { i % 13 } else { 400 },
+            "nine types",
+        );
+    }
+
     #[test]
     fn a_position_reset_after_a_playout_is_the_start_again() {
         let core = Core::<1>::example("connect4");
