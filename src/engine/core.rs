@@ -6,7 +6,7 @@
 use super::apart::may_write_twice;
 use super::apply::CEffect;
 use super::bits::Bits;
-use super::compile::test::{CTest, TestEnv};
+use super::compile::test::TestEnv;
 use super::evaluate::{CondFn, Ctx, ExprCompiler, IntFn};
 use super::footprint::Footprint;
 use super::generate::CStmt;
@@ -659,20 +659,6 @@ impl<const W: usize> Core<W> {
             .map(|rules| Self::placements_only(rules, true))
             .collect();
         core.any_placed = core.placed.contains(&true);
-        if let [rules] = &core.moves[..]
-            && let [
-                CStmt::Place {
-                    on: CTest::Table(t),
-                    ..
-                },
-            ] = &rules[..]
-            && core.counted_placed[0]
-        {
-            let within: Option<Vec<Bits<W>>> = (0..core.players)
-                .map(|p| t.empty_within(p).map(|w| w.and(core.geo.all)))
-                .collect();
-            core.placed_on_empty = within.unwrap_or_default();
-        }
         let rules = &core.program.game.moves;
         core.placed_like = (0..rules.len())
             .map(|p| {
@@ -698,6 +684,11 @@ impl<const W: usize> Core<W> {
             })
             .collect();
         core.placing = core.placing_plan();
+        // A lone type placed by a lone `place on empty`, unguarded: its cells per player,
+        // for the one-type draw, as the plan has them.
+        if core.moves.len() == 1 && core.placing.unguarded & 1 != 0 {
+            core.placed_on_empty = core.placing.on_empty[0].clone();
+        }
         core.batch = core
             .moves
             .iter()

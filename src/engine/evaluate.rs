@@ -305,13 +305,12 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         if k == 0 && terms.iter().all(|(_, o)| matches!(o, Own::InHand(_))) {
                             let players: Vec<u8> = terms.iter().map(|&(p, _)| p).collect();
                             let n = self.tests.pieces;
-                            return Box::new(move |_, st, _| {
-                                let any = players.iter().any(|&p| Own::holds_any(st, p, n));
-                                op.holds(any as i64, 0)
+                            return compared(op, 0, move |_, st, _| {
+                                players.iter().any(|&p| Own::holds_any(st, p, n)) as i64
                             });
                         }
-                        return Box::new(move |_, st, _| {
-                            op.holds(terms.iter().map(|&(p, own)| own.of(st, p)).sum(), k)
+                        return compared(op, k, move |_, st, _| {
+                            terms.iter().map(|&(p, own)| own.of(st, p)).sum()
                         });
                     }
                     if let IntExpr::Lines {
@@ -322,7 +321,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                     } = a
                     {
                         let l = self.line_count(test, through, *n, *exact);
-                        return Box::new(move |core, st, cx| op.holds(l.count(core, st, cx), k));
+                        return compared(op, k, move |core, st, cx| l.count(core, st, cx));
                     }
                     let a = self.int(a);
                     return compared(op, k, move |core, st, cx| a(core, st, cx));
@@ -723,17 +722,18 @@ impl<const W: usize> ExprCompiler<'_, W> {
     }
 }
 
+/// What a closure kept in a compiled expression must be: shared by the threads that
+/// play, and whole after a panic another thread caught.
+trait Shared: Send + Sync + std::panic::RefUnwindSafe + 'static {}
+impl<T: Send + Sync + std::panic::RefUnwindSafe + 'static> Shared for T {}
+
 /// `read OP k` in one closure, the comparison chosen when it is built: a jump on the
 /// operator at every evaluation was a twentieth of a placement game's time, its guards
 /// asked at every draw.
 fn compared<const W: usize>(
     op: CmpOp,
     k: i64,
-    read: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> i64
-    + Send
-    + Sync
-    + std::panic::RefUnwindSafe
-    + 'static,
+    read: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> i64 + Shared,
 ) -> CondFn<W> {
     match op {
         CmpOp::Eq => Box::new(move |core, st, cx| read(core, st, cx) == k),
@@ -770,11 +770,7 @@ impl Own {
         self,
         op: CmpOp,
         k: i64,
-        who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8
-        + Send
-        + Sync
-        + std::panic::RefUnwindSafe
-        + 'static,
+        who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8 + Shared,
     ) -> CondFn<W> {
         match self {
             Own::MovesMade => compared(op, k, move |core, st, cx| {
@@ -939,11 +935,7 @@ impl Base {
 /// `first T from X toward d`, with X given by `start`: the nearest cell of T's set
 /// along the ray when T has one (a flag's, read directly), else the ray walked.
 fn first_from<const W: usize>(
-    start: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> Cell
-    + Send
-    + Sync
-    + std::panic::RefUnwindSafe
-    + 'static,
+    start: impl Fn(&Core<W>, &State<W>, &mut Ctx) -> Cell + Shared,
     t: CTest<W>,
     d: DirRef,
 ) -> CellFn<W> {
@@ -986,11 +978,11 @@ fn lines_as<const W: usize>(
     l: LineCount<W>,
     op: CmpOp,
     k: i64,
-    who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8 + Send + Sync + std::panic::RefUnwindSafe + 'static,
+    who: impl Fn(&Core<W>, &State<W>, &Ctx) -> u8 + Shared,
 ) -> CondFn<W> {
-    Box::new(move |core, st, cx| {
+    compared(op, k, move |core, st, cx| {
         let who = who(core, st, cx);
-        cx.viewed_by(who, |cx| op.holds(l.count(core, st, cx), k))
+        cx.viewed_by(who, |cx| l.count(core, st, cx))
     })
 }
 

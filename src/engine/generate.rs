@@ -771,6 +771,16 @@ impl<const W: usize> Core<W> {
         rules: &[CStmt<W>],
         holds: impl FnOnce(&CondFn<W>) -> bool,
     ) -> Option<&[CStmt<W>]> {
+        match Self::guard_of(rules) {
+            Some((cond, then)) => holds(cond).then_some(then),
+            None => Some(rules),
+        }
+    }
+
+    /// A piece's guard, when its rules are a lone `if` with no `else`: the condition and
+    /// the body.
+    #[inline(always)]
+    pub fn guard_of(rules: &[CStmt<W>]) -> Option<(&CondFn<W>, &[CStmt<W>])> {
         match rules {
             [
                 CStmt::If {
@@ -778,8 +788,8 @@ impl<const W: usize> Core<W> {
                     then,
                     otherwise,
                 },
-            ] if otherwise.is_empty() => holds(cond).then_some(&then[..]),
-            rules => Some(rules),
+            ] if otherwise.is_empty() => Some((cond, then)),
+            _ => None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! seed: the draws are the same, only the bookkeeping around them is left out.
 
 use super::bits::{Bits, Ranked};
+use super::compile::sets::SetFn;
 use super::compile::test::CTest;
 use super::core::Core;
 use super::evaluate::Ctx;
@@ -113,12 +114,7 @@ impl<const W: usize> Core<W> {
             let place = self.past_its_guard(t as usize);
             let (cells, then) = match (plan.on_empty[i].get(me as usize), place) {
                 (Some(within), [CStmt::Place { cond_set, then, .. }]) => {
-                    let cells = within.minus(st.occupied);
-                    let cells = match cond_set {
-                        Some(_) => self.only_where(st, &mut cx, cells, cond_set),
-                        None => cells,
-                    };
-                    (cells, *then)
+                    (self.empty_within(st, *within, cond_set), *then)
                 }
                 _ => self.placements(st, &mut cx, place),
             };
@@ -145,22 +141,25 @@ impl<const W: usize> Core<W> {
     /// Whether the guard of type `t`'s placement (its rules' lone `if`) holds.
     #[inline(always)]
     fn guard_holds(&self, st: &State<W>, cx: &mut Ctx, t: usize) -> bool {
-        let [CStmt::If { cond, .. }] = &self.moves[t][..] else {
-            unreachable!("a guarded placement")
-        };
+        let (cond, _) = Self::guard_of(&self.moves[t]).expect("a guarded placement");
         cond(self, st, cx)
     }
 
     /// Type `t`'s placement, past its guard if it has one.
     #[inline(always)]
     fn past_its_guard(&self, t: usize) -> &[CStmt<W>] {
-        match &self.moves[t][..] {
-            [
-                CStmt::If {
-                    then, otherwise, ..
-                },
-            ] if otherwise.is_empty() => then,
-            rules => rules,
+        Self::guard_of(&self.moves[t]).map_or(&self.moves[t], |(_, then)| then)
+    }
+
+    /// The empty cells of `within`, where a lone `place on empty`'s condition holds.
+    #[inline(always)]
+    fn empty_within(&self, st: &State<W>, within: Bits<W>, cond_set: &Option<SetFn<W>>) -> Bits<W> {
+        let cells = within.minus(st.occupied);
+        // The context only for a condition: built before the test of whether there is
+        // one, its stores cost a game with none 2% of its instructions.
+        match cond_set {
+            Some(_) => self.only_where(st, &mut Ctx::new(st.s.to_move), cells, cond_set),
+            None => cells,
         }
     }
 
@@ -173,11 +172,7 @@ impl<const W: usize> Core<W> {
                 continue;
             }
             plan.drawn |= 1 << p;
-            let guarded = matches!(
-                &self.moves[p][..],
-                [CStmt::If { otherwise, .. }] if otherwise.is_empty()
-            );
-            if !guarded {
+            if Self::guard_of(&self.moves[p]).is_none() {
                 plan.unguarded |= 1 << p;
             } else {
                 let like = self.placed_like[p];
@@ -225,14 +220,7 @@ impl<const W: usize> Core<W> {
             let [CStmt::Place { cond_set, then, .. }] = &self.moves[0][..] else {
                 unreachable!("a lone placement")
             };
-            let cells = within.minus(st.occupied);
-            // The context only for a condition: built before the test of whether there
-            // is one, its stores cost a game with none 2% of its instructions.
-            let cells = match cond_set {
-                Some(_) => self.only_where(st, &mut Ctx::new(me), cells, cond_set),
-                None => cells,
-            };
-            (cells, *then)
+            (self.empty_within(st, *within, cond_set), *then)
         } else if !self.counted_placed[0] {
             return Drawn::Undecided;
         } else {
