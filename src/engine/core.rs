@@ -274,7 +274,8 @@ pub struct Core<const W: usize> {
     /// `if` on the position (`Core::placements_only`), so that they are counted as sets.
     pub counted_placed: Vec<bool>,
     /// When the game's one piece type is placed by a lone `place on empty` (within some
-    /// cells, under a condition or not): per player, those cells; else empty. A draw
+    /// cells, under a condition or not): per player, those cells (`Placing::on_empty`,
+    /// unguarded); else empty. A draw
     /// reads them with no branch on the test's form (its set, a two-word value on the
     /// stack after a jump table, was a tenth of Hex's playouts).
     pub placed_on_empty: Vec<Bits<W>>,
