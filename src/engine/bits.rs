@@ -382,6 +382,12 @@ fn running_counts(w: u64) -> u64 {
     x.wrapping_mul(ONES)
 }
 
+/// The `k`-th set bit of a byte (from 0; `k` below its count), by one table read.
+#[inline(always)]
+pub fn select_in_byte(b: u8, k: u32) -> u8 {
+    SELECT_IN_BYTE[b as usize][k as usize & 7]
+}
+
 /// `select` given the word's `running_counts`.
 #[inline(always)]
 fn select_in(w: u64, running: u64, k: u32) -> u16 {

@@ -5,7 +5,7 @@
 //! The games are the very ones the general loop (`Core::playout_listed`) plays, seed for
 //! seed: the draws are the same, only the bookkeeping around them is left out.
 
-use super::bits::{Bits, Ranked};
+use super::bits::{Bits, Ranked, select_in_byte};
 use super::compile::sets::SetFn;
 use super::compile::test::CTest;
 use super::core::Core;
@@ -58,6 +58,24 @@ pub struct Placing<const W: usize> {
     pub on_empty: Vec<Vec<Bits<W>>>,
 }
 
+/// A bit per count of `row` that is not zero, the first count's lowest: four counts to a
+/// word, each told by whether its bits, or its top bit once the others carried into it,
+/// are set, then the four top bits gathered by one multiply (no test per count: the
+/// compare-and-set per count was a twentieth of Shaversi's ply).
+#[inline(always)]
+fn nonzero_lanes(row: &[u16; MOST]) -> u32 {
+    const LOW: u64 = 0x7fff_7fff_7fff_7fff;
+    // Moves lane i's top bit (at 16 i + 15, shifted down to 16 i) to bit 45 + i: the
+    // products' other bits land elsewhere, with no carry between them.
+    const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    let four = |w: &[u16]| -> u32 {
+        let x = w.iter().rev().fold(0u64, |a, &n| a << 16 | n as u64);
+        let top = (x | ((x & LOW) + LOW)) & !LOW;
+        ((top >> 15).wrapping_mul(GATHER) >> 45) as u32 & 0xf
+    };
+    four(&row[..4]) | four(&row[4..]) << 4
+}
+
 impl<const W: usize> Core<W> {
     /// Whether playouts take the placement loop (`playout_placed`).
     pub fn plays_placed(&self) -> bool {
@@ -76,19 +94,14 @@ impl<const W: usize> Core<W> {
             return self.random_placed_one(st, rng);
         }
         let (plan, hand) = (&self.placing, &st.hand[me as usize]);
-        // The types past the game's are never in hand: up to `MOST` types, a fixed row
-        // of tests with no loop.
-        let mut in_hand = 0u32;
-        if self.moves.len() <= MOST {
-            let row: &[u16; MOST] = hand[..MOST].try_into().expect("a row of counts");
-            for (p, &n) in row.iter().enumerate() {
-                in_hand |= ((n != 0) as u32) << p;
-            }
+        // The types past the game's are never in hand: up to `MOST` types, one row of
+        // counts read at once.
+        let in_hand = if self.moves.len() <= MOST {
+            nonzero_lanes(hand[..MOST].try_into().expect("a row of counts"))
         } else {
-            for (p, &n) in hand[..self.moves.len()].iter().enumerate() {
-                in_hand |= ((n != 0) as u32) << p;
-            }
-        }
+            (hand[..self.moves.len()].iter().enumerate())
+                .fold(0u32, |a, (p, &n)| a | ((n != 0) as u32) << p)
+        };
         if in_hand & !plan.drawn != 0 {
             return Drawn::Undecided;
         }
@@ -100,8 +113,27 @@ impl<const W: usize> Core<W> {
             }
         }
         let live = in_hand & open;
-        // Ranked when built: the running counts that give a set's count also decode
-        // the drawn slot, with no second pass after the draw.
+        if let [(t, _)] = plan.sets[..] {
+            // Every type placed alike (Shaversi's): one set, the slot's type found by
+            // whole counts of it, with no table of sets.
+            if live == 0 {
+                return self.slot_or_action(st, rng, 0, |_| unreachable!("no slot"));
+            }
+            let (cells, then) = self.placed_set(st, &mut cx, 0, t);
+            let count = cells.count();
+            return self.slot_or_action(st, rng, count * live.count_ones(), |k| {
+                // Which whole count the slot falls in, by compares made side by side:
+                // the cell waits on them, and a loop's exit at a random type was
+                // mispredicted at most draws.
+                let (mut j, mut bound) = (0, count);
+                for _ in 1..MOST {
+                    j += (k >= bound) as u32;
+                    bound += count;
+                }
+                let p = select_in_byte(live as u8, j);
+                Drawn::Place(p, cells.nth_within(k - j * count), then)
+            });
+        }
         let mut sets = [Ranked::<W>::EMPTY; MOST];
         let mut counts = [0u32; MOST];
         let mut thens = [NONE; MOST];
@@ -111,14 +143,7 @@ impl<const W: usize> Core<W> {
             if users == 0 {
                 continue;
             }
-            let place = self.past_its_guard(t as usize);
-            let (cells, then) = match (plan.on_empty[i].get(me as usize), place) {
-                (Some(within), [CStmt::Place { cond_set, then, .. }]) => {
-                    (self.empty_within(st, *within, cond_set), *then)
-                }
-                _ => self.placements(st, &mut cx, place),
-            };
-            let cells = cells.ranked();
+            let (cells, then) = self.placed_set(st, &mut cx, i, t);
             let count = cells.count();
             (sets[i], counts[i], thens[i]) = (cells, count, then);
             total += count * users.count_ones();
@@ -136,6 +161,21 @@ impl<const W: usize> Core<W> {
             }
             unreachable!("the slot is below the placements' total");
         })
+    }
+
+    /// The cells of the plan's set `i` (placed as type `t` is, past its guard) and its
+    /// placement's effect block, ranked when built: the running counts that give the
+    /// set's count also decode the drawn slot, with no second pass after the draw.
+    #[inline(always)]
+    fn placed_set(&self, st: &State<W>, cx: &mut Ctx, i: usize, t: u8) -> (Ranked<W>, u16) {
+        let place = self.past_its_guard(t as usize);
+        let (cells, then) = match (self.placing.on_empty[i].get(st.s.to_move as usize), place) {
+            (Some(within), [CStmt::Place { cond_set, then, .. }]) => {
+                (self.empty_within(st, *within, cond_set), *then)
+            }
+            _ => self.placements(st, cx, place),
+        };
+        (cells.ranked(), then)
     }
 
     /// Whether the guard of type `t`'s placement (its rules' lone `if`) holds.
@@ -344,6 +384,18 @@ impl<const W: usize> Core<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every count's bit, for counts of every size, zero and not, in every lane.
+    #[test]
+    fn nonzero_lanes_tells_each_count_apart() {
+        let values = [0u16, 1, 2, 0x7fff, 0x8000, 0x8001, 0xffff, 300];
+        let mut rng = Rng::new(5);
+        for _ in 0..20000 {
+            let row: [u16; MOST] = std::array::from_fn(|_| values[rng.below(values.len())]);
+            let want = (row.iter().enumerate()).fold(0, |a, (i, &n)| a | ((n != 0) as u32) << i);
+            assert_eq!(nonzero_lanes(&row), want, "{row:?}");
+        }
+    }
 
     /// `count` playouts of `core`, seeded from `seed`, through the placement loop and the
     /// general one: the same endings, lengths and final positions, each cut at
