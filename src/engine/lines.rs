@@ -30,6 +30,9 @@ struct Line<const W: usize> {
 /// Per cell, its windows of `n` cells, grouped by line.
 pub struct Windows<const W: usize> {
     n: usize,
+    /// Whether every line through every cell has one window (the board's lines are `n`
+    /// cells long, as in tic-tac-toe).
+    one_each: bool,
     /// Per cell: the neighbours along all of its lines, then the lines.
     per_cell: Vec<(Bits<W>, Vec<Line<W>>)>,
 }
@@ -43,7 +46,7 @@ impl<const W: usize> Windows<W> {
         if n == 0 || bytes > MAX_BYTES {
             return None;
         }
-        let per_cell = (0..cells as Cell)
+        let per_cell: Vec<(Bits<W>, Vec<Line<W>>)> = (0..cells as Cell)
             .map(|c| {
                 let mut lines = Vec::new();
                 let mut near_all = Bits::EMPTY;
@@ -87,7 +90,13 @@ impl<const W: usize> Windows<W> {
                 (near_all, lines)
             })
             .collect();
-        Some(Windows { n, per_cell })
+        let one_each =
+            (per_cell.iter()).all(|(_, lines)| lines.iter().all(|l| l.windows.len() == 1));
+        Some(Windows {
+            n,
+            one_each,
+            per_cell,
+        })
     }
 
     /// How many of the lines through `c` hold a run of cells of `set` through `c` of at
@@ -100,6 +109,17 @@ impl<const W: usize> Windows<W> {
         let gated = self.n >= 2;
         if gated && !near_all.intersects(&set) {
             return 0;
+        }
+        if self.one_each {
+            // Each line's one window tested with no branch: a test of its neighbours
+            // first would cost as much, and fail as often as not, mispredicted
+            // (tic-tac-toe 1.10x as fast without it).
+            return (lines.iter())
+                .map(|l| {
+                    let w = &l.windows[0];
+                    (w.cells.minus(set).is_empty() & (!exact | !w.ends.intersects(&set))) as i64
+                })
+                .sum();
         }
         let mut count = 0;
         for line in lines {
@@ -226,12 +246,15 @@ mod tests {
 
     #[test]
     fn windows_count_the_lines_a_walk_counts() {
+        // 3 x 3 with lines of 3: every line through a cell is one window (`one_each`).
         let boards = [
+            "board 3 x 3",
             "board 6 x 6",
             "board hex 5 x 5",
             "board points 7 x 7 {\n a1-d1-g1\n b2-d2-f2\n a1-a4-a7\n d1-d2-d3\n a4-b4-c4\n}",
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut one_each = 0;
         for board in boards {
             let source = format!(
                 "game \"T\" {{ }}\nplayers {{ white black }}\n{board}\npiece Man letter M\n\
@@ -241,6 +264,10 @@ mod tests {
             let cells = core.geo.board.cells();
             for n in 1..=5 {
                 let windows = Windows::new(&core.geo, n).expect("small");
+                if board == "board 3 x 3" && n == 3 {
+                    assert!(windows.one_each, "every line of 3 x 3 is one window of 3");
+                }
+                one_each += (windows.one_each && n > 1) as u32;
                 for _ in 0..300 {
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
@@ -261,5 +288,7 @@ mod tests {
                 }
             }
         }
+        // 3 x 3 and the points board with n 3, and windows longer than any line.
+        assert!(one_each >= 2, "{one_each} boards with a window a line");
     }
 }
