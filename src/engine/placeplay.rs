@@ -462,8 +462,8 @@ mod tests {
     }
 
     /// More types than one draw takes as masks (the ninth leaves the draw to the general
-    /// one while it is in hand), and an action beside the placements: both loops still
-    /// play the same games.
+    /// one while it is in hand), all placed alike, and an action beside the placements:
+    /// both loops still play the same games.
     #[test]
     fn more_types_than_the_masks_and_an_action_play_the_general_loops_games() {
         let names = ["Pa", "Pb", "Pc", "Pd", "Pe", "Pf", "Pg", "Ph", "Pi"];
@@ -481,8 +481,10 @@ mod tests {
         );
         let core = Core::<1>::of_text(&source);
         assert!(core.plays_placed());
-        // The ninth type is past the masks: not drawn by them.
+        // The ninth type is past the masks: not drawn by them. Every type is placed on
+        // empty cells: one set, whose draw finds the slot's type by whole counts.
         assert_eq!(core.placing.drawn, 0xff);
+        assert_eq!(core.placing.sets.len(), 1);
         both_loops_agree(
             &core,
             11,
