@@ -534,13 +534,17 @@ impl<const W: usize> Core<W> {
                     fixed: fixed @ 1..,
                     to,
                     ..
-                } => f(self
-                    .rays_to_first(from, *fixed, st.occupied)
-                    .and(within(to))),
+                } => {
+                    // The target test's set first: it comes back through memory, read
+                    // as soon as written (a wait), unless the rays are found between.
+                    let set = within(to);
+                    f(self.rays_to_first(from, *fixed, st.occupied).and(set))
+                }
                 CStmt::Slide { dirs, to, .. } => {
                     // The rays joined in a loop that calls nothing; a direction named
                     // again (rarely) is handed over alone after it, before the joined
                     // set, as `Core::slide` hands them when counting.
+                    let set = within(to);
                     let (mut reached, mut seen, mut again) = (Bits::EMPTY, 0u8, false);
                     for &d in dirs {
                         let d = self.dir(cx, d) as usize & 7;
@@ -548,7 +552,6 @@ impl<const W: usize> Core<W> {
                         seen |= 1 << d;
                         reached = reached.or(self.ray_to_first(from, d, st.occupied));
                     }
-                    let set = within(to);
                     if again {
                         let mut seen = 0u8;
                         for &d in dirs {
