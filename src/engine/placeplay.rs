@@ -113,13 +113,13 @@ impl<const W: usize> Core<W> {
             }
         }
         let live = in_hand & open;
-        if let [(t, _)] = plan.sets[..] {
+        if plan.sets.len() == 1 {
             // Every type placed alike (Shaversi's): one set, the slot's type found by
             // whole counts of it, with no table of sets.
             if live == 0 {
                 return self.slot_or_action(st, rng, 0, |_| unreachable!("no slot"));
             }
-            let (cells, then) = self.placed_set(st, &mut cx, 0, t);
+            let (cells, then) = self.placed_set(st, &mut cx, 0);
             let count = cells.count();
             return self.slot_or_action(st, rng, count * live.count_ones(), |k| {
                 // Which whole count the slot falls in, by compares made side by side:
@@ -138,12 +138,12 @@ impl<const W: usize> Core<W> {
         let mut counts = [0u32; MOST];
         let mut thens = [NONE; MOST];
         let mut total = 0;
-        for (i, &(t, users)) in plan.sets.iter().enumerate() {
+        for (i, &(_, users)) in plan.sets.iter().enumerate() {
             let users = live & users;
             if users == 0 {
                 continue;
             }
-            let (cells, then) = self.placed_set(st, &mut cx, i, t);
+            let (cells, then) = self.placed_set(st, &mut cx, i);
             let count = cells.count();
             (sets[i], counts[i], thens[i]) = (cells, count, then);
             total += count * users.count_ones();
@@ -163,12 +163,12 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// The cells of the plan's set `i` (placed as type `t` is, past its guard) and its
-    /// placement's effect block, ranked when built: the running counts that give the
+    /// The cells of the plan's set `i` (placed as its first type is, past its guard) and
+    /// its placement's effect block, ranked when built: the running counts that give the
     /// set's count also decode the drawn slot, with no second pass after the draw.
     #[inline(always)]
-    fn placed_set(&self, st: &State<W>, cx: &mut Ctx, i: usize, t: u8) -> (Ranked<W>, u16) {
-        let place = self.past_its_guard(t as usize);
+    fn placed_set(&self, st: &State<W>, cx: &mut Ctx, i: usize) -> (Ranked<W>, u16) {
+        let place = self.past_its_guard(self.placing.sets[i].0 as usize);
         let (cells, then) = match (self.placing.on_empty[i].get(st.s.to_move as usize), place) {
             (Some(within), [CStmt::Place { cond_set, then, .. }]) => {
                 (self.empty_within(st, *within, cond_set), *then)
