@@ -364,113 +364,6 @@ impl<const W: usize> Core<W> {
                 && self.geo.board.ray(c, back).iter().position(|&y| y == x) < Some(*max as usize)
         }) && to.holds(self, st, ecx, c)
     }
-
-    /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
-    /// attacked by two pieces counts twice).
-    pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
-        let mut acx = Ctx::new(cx.me);
-        acx.depth = cx.depth;
-        let set = t.set(self, st, cx);
-        let mut total = 0i64;
-        let mut rest = st.by_owner[cx.me as usize];
-        // Type by type where the rules are sets: what a rule reaches within, and a
-        // slide's directions, are the same for every piece of the type.
-        if let Some(set) = set {
-            for (p, rules) in self.attacks.iter().enumerate() {
-                let pieces = rest.and(st.by_type[p]);
-                if pieces.is_empty() || !self.attacks_as_sets[p] {
-                    continue;
-                }
-                rest = rest.minus(pieces);
-                total += rules
-                    .iter()
-                    .map(|r| self.type_reaches_in(st, &acx, r, pieces, set) as i64)
-                    .sum::<i64>();
-            }
-        }
-        let mut buf = Vec::new();
-        for from in rest.iter() {
-            let p = self.codes.piece[st.board[from as usize] as usize];
-            acx.from = from;
-            match set {
-                Some(set) => {
-                    let mut e = Emit::new(Mode::CountIn(set), &mut buf);
-                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
-                    total += e.count as i64;
-                }
-                None => {
-                    buf.clear();
-                    let mut e = Emit::new(Mode::Collect, &mut buf);
-                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
-                    total += buf.iter().filter(|m| t.holds(self, st, cx, m.to)).count() as i64;
-                }
-            }
-        }
-        total
-    }
-
-    /// How many cells of `set` a rule passing `reaches_as_set` reaches from each of
-    /// `pieces`, summed, as `reached_in` counts them piece by piece.
-    fn type_reaches_in(
-        &self,
-        st: &State<W>,
-        cx: &Ctx,
-        r: &CStmt<W>,
-        pieces: Bits<W>,
-        set: Bits<W>,
-    ) -> u32 {
-        let me = cx.me as usize;
-        let within = |to: &CTest<W>| to.set(self, st, cx).expect("a set test").and(set);
-        match r {
-            CStmt::Step {
-                masks: Some(m), to, ..
-            } => {
-                let (m, within) = (&m[me.min(m.len() - 1)], within(to));
-                pieces
-                    .iter()
-                    .map(|c| m[c as usize].and(within).count())
-                    .sum()
-            }
-            CStmt::Leap { leap, to, .. } => {
-                let m = &self.geo.leap_masks[leap[me.min(leap.len() - 1)] as usize];
-                let within = within(to);
-                pieces
-                    .iter()
-                    .map(|c| m[c as usize].and(within).count())
-                    .sum()
-            }
-            CStmt::Slide {
-                dirs, fixed, to, ..
-            } => {
-                let (mut seen, mut again) = (*fixed, false);
-                if seen == 0 {
-                    for &d in dirs {
-                        let d = self.dir(cx, d) & 7;
-                        again |= seen & (1 << d) != 0;
-                        seen |= 1 << d;
-                    }
-                }
-                if again {
-                    // A direction named twice (rarely): piece by piece, as listed.
-                    let mut pcx = *cx;
-                    return (pieces.iter())
-                        .map(|c| {
-                            pcx.from = c;
-                            self.reached_in(st, &pcx, std::slice::from_ref(r), set)
-                        })
-                        .sum();
-                }
-                let within = within(to);
-                let mut count = 0;
-                for c in pieces.iter() {
-                    let reached = self.rays_to_first(c as usize, seen, st.occupied);
-                    count += reached.and(within).count();
-                }
-                count
-            }
-            _ => unreachable!("a rule that reaches_as_set"),
-        }
-    }
 }
 
 impl<const W: usize> Core<W> {
@@ -495,16 +388,6 @@ impl<const W: usize> Core<W> {
             } => to.is_set() && *max as usize >= self.geo.longest_ray,
             _ => false,
         }
-    }
-
-    /// How many cells of `set` the rules of a piece on `cx.from` reach, every rule passing
-    /// `reaches_as_set`: as many as the emitter would count (a cell two rules reach, or
-    /// a slide's direction named twice, counts twice), with none run.
-    #[inline]
-    fn reached_in(&self, st: &State<W>, cx: &Ctx, rules: &[CStmt<W>], set: Bits<W>) -> u32 {
-        let mut count = 0;
-        self.each_reached(st, cx, rules, |targets| count += targets.and(set).count());
-        count
     }
 
     /// Hands `f` the targets of the rules of a piece on `cx.from`, every rule passing
@@ -725,6 +608,21 @@ mod tests {
         let text = GAME.replace("end {", "score = count attacks where empty\nend {");
         let twice = text.replace("slide orthogonal to any", "slide orthogonal, north to any");
         assert_ne!(text, twice);
+        // Every way the plan reaches: cells (a step, a leap), rays split up and down
+        // (directions a bit each from north clockwise; north, northeast, east and
+        // northwest go up), and a rule counted as written (a relative direction, a
+        // direction named twice); target tests fixed (`any`) or not.
+        let planned = |text: &str| Core::<1>::of_text(text).counted_in_words(0).join(", ");
+        assert_eq!(
+            planned(&text),
+            "King cells fixed, Rook rays 00000101 01010000 fixed, \
+             Bishop rays 10000010 00101000, Knight cells fixed, Lance rule fixed"
+        );
+        assert_eq!(
+            planned(&twice),
+            "King cells fixed, Rook rule fixed, Bishop rays 10000010 00101000, \
+             Knight cells fixed, Lance rule fixed"
+        );
         for text in [text, twice] {
             score_is_the_emitters_count(&text);
         }

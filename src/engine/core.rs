@@ -242,6 +242,8 @@ pub struct Core<const W: usize> {
     /// Per piece type: whether its attack rules' targets are sets (`Core::reaches_as_set`),
     /// so that `count attacks` counts them with no emitter.
     pub attacks_as_sets: Vec<bool>,
+    /// Per player: the attack rules of those types, planned for `count attacks`.
+    pub counted: Vec<Vec<super::tally::Counted<W>>>,
     /// Piece types, a bit each, whose move rules' targets are sets (`reaches_as_set`)
     /// with no effect block: counting under `legal if` takes their targets as sets with
     /// no emitter (`Core::count_judged`).
@@ -541,6 +543,7 @@ impl<const W: usize> Core<W> {
             moves,
             attacks,
             attacks_as_sets: Vec::new(),
+            counted: Vec::new(),
             moves_as_sets: 0,
             lone_by_sets: 0,
             reverse,
@@ -794,6 +797,7 @@ impl<const W: usize> Core<W> {
             && !core.may_duplicate.contains(&true);
         core.tabulate_reverse();
         core.plan_attacks();
+        core.plan_counted();
         core.reach = attack_rest_ir
             .iter()
             .map(|rules| {

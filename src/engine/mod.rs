@@ -38,6 +38,7 @@ pub mod search;
 mod sight;
 mod state;
 mod status;
+mod tally;
 
 use crate::geometry::Board;
 use crate::ir::{self, Program};

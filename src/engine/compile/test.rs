@@ -126,6 +126,20 @@ impl<const W: usize> CTest<W> {
 
     /// Whether `set` gives an answer (no `attacked` inside).
     #[inline(always)]
+    /// The cells where the test holds for player `me` whatever the position, when they
+    /// are fixed (`any`, a region).
+    pub fn fixed_cells(&self, me: u8) -> Option<Bits<W>> {
+        match self {
+            CTest::Table(t) => match t.quick[me as usize].0 {
+                Quick::Cells(b) => Some(b),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    // Asked in the emitter's hot arms: kept inline there whatever the inliner's budget.
+    #[inline(always)]
     pub fn is_set(&self) -> bool {
         match self {
             CTest::Table(_) | CTest::Flag(_) => true,

@@ -1,0 +1,279 @@
+//! `count attacks`: how many cells a player's pieces attack, a cell attacked by two
+//! pieces counted twice (Shaversi's score). The types whose attack rules are sets
+//! (`Core::reaches_as_set`) are counted from a plan made with the game, per player
+//! (`Counted`): the cells a step or leap reaches from each cell, a slide's directions
+//! split into those that go up and those that go down, and a target test that holds on
+//! fixed cells (`to any`) as those cells. A count then matches no rule, reads no
+//! direction and asks no test; the other types run their rules.
+
+use super::bits::Bits;
+use super::compile::test::CTest;
+use super::core::Core;
+use super::evaluate::Ctx;
+use super::generate::{CStmt, Emit, Mode};
+use super::state::State;
+
+/// One attack rule of a type whose rules are all sets, for one player.
+pub struct Counted<const W: usize> {
+    piece: u8,
+    /// The rule's place among the type's attack rules.
+    rule: u8,
+    /// The target test's cells, when they are fixed.
+    to: Option<Bits<W>>,
+    reach: Reach<W>,
+}
+
+enum Reach<const W: usize> {
+    /// Per cell, the cells a step or a leap reaches.
+    Cells(Vec<Bits<W>>),
+    /// A slide's directions, a bit each, split by the way they go (`Geometry::increasing`):
+    /// up, the first stop of a ray is its lowest cell; down, its highest.
+    Rays { up: u8, down: u8 },
+    /// A slide whose directions are not fixed (relative, or one named twice): its rule
+    /// counted as `type_reaches_in` counts it.
+    Rule,
+}
+
+impl<const W: usize> Core<W> {
+    /// Each player's `Counted` rules, in the order of the types and their rules.
+    pub(super) fn plan_counted(&mut self) {
+        self.counted = (0..self.players).map(|me| self.counted_for(me)).collect();
+    }
+
+    fn counted_for(&self, me: u8) -> Vec<Counted<W>> {
+        let mut plan = Vec::new();
+        for (p, rules) in self.attacks.iter().enumerate() {
+            if !self.attacks_as_sets[p] {
+                continue;
+            }
+            for (i, r) in rules.iter().enumerate() {
+                let m = me as usize;
+                let reach = match r {
+                    CStmt::Step { masks: Some(t), .. } => {
+                        Reach::Cells(t[m.min(t.len() - 1)].clone())
+                    }
+                    CStmt::Leap { leap, .. } => Reach::Cells(
+                        self.geo.leap_masks[leap[m.min(leap.len() - 1)] as usize].clone(),
+                    ),
+                    CStmt::Slide {
+                        fixed: fixed @ 1.., ..
+                    } => Reach::Rays {
+                        up: fixed & self.up_dirs(),
+                        down: fixed & !self.up_dirs(),
+                    },
+                    _ => Reach::Rule,
+                };
+                plan.push(Counted {
+                    piece: p as u8,
+                    rule: i as u8,
+                    to: target_test(r).fixed_cells(me),
+                    reach,
+                });
+            }
+        }
+        plan
+    }
+
+    /// Player `me`'s plan in words, rule by rule: how it reaches, and `fixed` when its
+    /// target test's cells are.
+    #[cfg(test)]
+    pub(super) fn counted_in_words(&self, me: u8) -> Vec<String> {
+        (self.counted[me as usize].iter())
+            .map(|c| {
+                let reach = match c.reach {
+                    Reach::Cells(_) => "cells".to_string(),
+                    Reach::Rays { up, down } => format!("rays {up:08b} {down:08b}"),
+                    Reach::Rule => "rule".to_string(),
+                };
+                let fixed = if c.to.is_some() { " fixed" } else { "" };
+                format!(
+                    "{} {reach}{fixed}",
+                    self.program.game.pieces[c.piece as usize].name
+                )
+            })
+            .collect()
+    }
+
+    /// The directions that go up, a bit each.
+    fn up_dirs(&self) -> u8 {
+        (0..8).fold(0, |m, d| m | (self.geo.increasing[d] as u8) << d)
+    }
+
+    /// How many cells of `set` the rule `c` reaches from each of `pieces`, summed.
+    #[inline(always)]
+    fn count_reach(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        c: &Counted<W>,
+        pieces: Bits<W>,
+        set: Bits<W>,
+    ) -> u32 {
+        let rule = &self.attacks[c.piece as usize][c.rule as usize];
+        if let Reach::Rule = c.reach {
+            return self.type_reaches_in(st, cx, rule, pieces, set);
+        }
+        let within = match c.to {
+            Some(cells) => cells.and(set),
+            None => self.within(st, cx, rule, set),
+        };
+        let mut count = 0;
+        match &c.reach {
+            Reach::Cells(reached) => {
+                for x in pieces.iter() {
+                    count += reached[x as usize].and(within).count();
+                }
+            }
+            Reach::Rays { up, down } => {
+                for x in pieces.iter() {
+                    let rays = &self.geo.ray_mask[x as usize];
+                    let (mut reached, mut left) = (Bits::EMPTY, *up);
+                    while left != 0 {
+                        let ray = rays[left.trailing_zeros() as usize];
+                        left &= left - 1;
+                        reached = reached.or(ray.and(ray.and(st.occupied).through_lowest()));
+                    }
+                    left = *down;
+                    while left != 0 {
+                        let ray = rays[left.trailing_zeros() as usize];
+                        left &= left - 1;
+                        reached = reached.or(ray.and(ray.and(st.occupied).down_to_highest()));
+                    }
+                    count += reached.and(within).count();
+                }
+            }
+            Reach::Rule => unreachable!("counted above"),
+        }
+        count
+    }
+
+    /// The cells of `set` where a rule's target test holds, when they are not fixed.
+    #[inline(never)]
+    fn within(&self, st: &State<W>, cx: &Ctx, rule: &CStmt<W>, set: Bits<W>) -> Bits<W> {
+        let to = target_test(rule).set(self, st, cx);
+        to.expect("a set test").and(set)
+    }
+
+    /// Over the pieces of `cx.me`, the number of attacked cells passing a test (a cell
+    /// attacked by two pieces counts twice).
+    pub fn count_attacks(&self, st: &State<W>, cx: &Ctx, t: &CTest<W>) -> i64 {
+        let mut acx = Ctx::new(cx.me);
+        acx.depth = cx.depth;
+        let set = t.set(self, st, cx);
+        let mut total = 0i64;
+        let mut rest = st.by_owner[cx.me as usize];
+        // Type by type where the rules are sets: what a rule reaches within, and a
+        // slide's directions, are the same for every piece of the type.
+        if let Some(set) = set {
+            let mine = rest;
+            for c in &self.counted[cx.me as usize] {
+                let pieces = mine.and(st.by_type[c.piece as usize]);
+                if pieces.is_empty() {
+                    continue;
+                }
+                rest = rest.minus(pieces);
+                total += self.count_reach(st, &acx, c, pieces, set) as i64;
+            }
+        }
+        let mut buf = Vec::new();
+        for from in rest.iter() {
+            let p = self.codes.piece[st.board[from as usize] as usize];
+            acx.from = from;
+            match set {
+                Some(set) => {
+                    let mut e = Emit::new(Mode::CountIn(set), &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += e.count as i64;
+                }
+                None => {
+                    buf.clear();
+                    let mut e = Emit::new(Mode::Collect, &mut buf);
+                    self.generate(st, &mut acx, &self.attacks[p as usize], &mut e);
+                    total += buf.iter().filter(|m| t.holds(self, st, cx, m.to)).count() as i64;
+                }
+            }
+        }
+        total
+    }
+
+    /// How many cells of `set` a rule passing `reaches_as_set` reaches from each of
+    /// `pieces`, summed, as `reached_in` counts them piece by piece.
+    fn type_reaches_in(
+        &self,
+        st: &State<W>,
+        cx: &Ctx,
+        r: &CStmt<W>,
+        pieces: Bits<W>,
+        set: Bits<W>,
+    ) -> u32 {
+        let me = cx.me as usize;
+        let within = |to: &CTest<W>| to.set(self, st, cx).expect("a set test").and(set);
+        match r {
+            CStmt::Step {
+                masks: Some(m), to, ..
+            } => {
+                let (m, within) = (&m[me.min(m.len() - 1)], within(to));
+                pieces
+                    .iter()
+                    .map(|c| m[c as usize].and(within).count())
+                    .sum()
+            }
+            CStmt::Leap { leap, to, .. } => {
+                let m = &self.geo.leap_masks[leap[me.min(leap.len() - 1)] as usize];
+                let within = within(to);
+                pieces
+                    .iter()
+                    .map(|c| m[c as usize].and(within).count())
+                    .sum()
+            }
+            CStmt::Slide {
+                dirs, fixed, to, ..
+            } => {
+                let (mut seen, mut again) = (*fixed, false);
+                if seen == 0 {
+                    for &d in dirs {
+                        let d = self.dir(cx, d) & 7;
+                        again |= seen & (1 << d) != 0;
+                        seen |= 1 << d;
+                    }
+                }
+                if again {
+                    // A direction named twice (rarely): piece by piece, as listed.
+                    let mut pcx = *cx;
+                    return (pieces.iter())
+                        .map(|c| {
+                            pcx.from = c;
+                            self.reached_in(st, &pcx, std::slice::from_ref(r), set)
+                        })
+                        .sum();
+                }
+                let within = within(to);
+                let mut count = 0;
+                for c in pieces.iter() {
+                    let reached = self.rays_to_first(c as usize, seen, st.occupied);
+                    count += reached.and(within).count();
+                }
+                count
+            }
+            _ => unreachable!("a rule that reaches_as_set"),
+        }
+    }
+
+    /// How many cells of `set` the rules of a piece on `cx.from` reach, every rule passing
+    /// `reaches_as_set`: as many as the emitter would count (a cell two rules reach, or
+    /// a slide's direction named twice, counts twice), with none run.
+    #[inline]
+    fn reached_in(&self, st: &State<W>, cx: &Ctx, rules: &[CStmt<W>], set: Bits<W>) -> u32 {
+        let mut count = 0;
+        self.each_reached(st, cx, rules, |targets| count += targets.and(set).count());
+        count
+    }
+}
+
+/// A rule's target test (a rule that `reaches_as_set`).
+fn target_test<const W: usize>(r: &CStmt<W>) -> &CTest<W> {
+    match r {
+        CStmt::Step { to, .. } | CStmt::Leap { to, .. } | CStmt::Slide { to, .. } => to,
+        _ => unreachable!("a rule that reaches_as_set"),
+    }
+}
