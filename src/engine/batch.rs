@@ -38,6 +38,9 @@ pub struct Shift<const W: usize> {
     has: Bits<W>,
     /// A slide (on to the first occupied cell), or a single step.
     slide: bool,
+    /// A slide's doubling steps stay under a word (`Core::line_fill`), known when the
+    /// batch is made rather than found at every fill.
+    short: bool,
     /// The direction back to a target's origin (a slide's is the first piece that way).
     back: u8,
 }
@@ -209,6 +212,7 @@ impl<const W: usize> Core<W> {
                             delta,
                             has,
                             slide,
+                            short: self.fills_short(delta),
                             back: self.geo.opposite[d],
                         });
                     }
@@ -640,10 +644,13 @@ impl<const W: usize> Core<W> {
                     Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
                 };
             }
-            let reached = if !sh.slide {
-                pieces.and(sh.has).shift(sh.delta)
-            } else {
-                self.line_fill(pieces.and(sh.has), sh.delta, empty, open, sh.has)
+            let (from, k) = (pieces.and(sh.has), sh.delta.unsigned_abs());
+            let reached = match (sh.slide, sh.delta < 0, sh.short) {
+                (false, ..) => from.shift(sh.delta),
+                (_, true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
+                (_, true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
+                (_, false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
+                (_, false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
             };
             f(sh, reached.and(targets));
         }
@@ -664,13 +671,18 @@ impl<const W: usize> Core<W> {
         // Every shift of the fill one way: no test of its sign per shift, nor of its size
         // when the doubling steps stay under a word.
         let k = delta.unsigned_abs();
-        let short = (k as u64) << self.geo.fill_rounds.saturating_sub(1) < 64;
-        match (delta < 0, short) {
+        match (delta < 0, self.fills_short(delta)) {
             (true, true) => self.slide_fill::<true, true>(from, empty, open, has, k),
             (true, false) => self.slide_fill::<true, false>(from, empty, open, has, k),
             (false, true) => self.slide_fill::<false, true>(from, empty, open, has, k),
             (false, false) => self.slide_fill::<false, false>(from, empty, open, has, k),
         }
+    }
+
+    /// Whether the doubling steps of a fill by `delta` stay under a word.
+    #[inline(always)]
+    fn fills_short(&self, delta: i32) -> bool {
+        (delta.unsigned_abs() as u64) << self.geo.fill_rounds.saturating_sub(1) < 64
     }
 
     /// The cells slides from `from` (the sliding pieces with a cell beyond them, `has`)
