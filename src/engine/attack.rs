@@ -610,19 +610,22 @@ mod tests {
         assert_ne!(text, twice);
         // Every way the plan reaches: cells (a step, a leap), rays split up and down
         // (directions a bit each from north clockwise; north, northeast, east and
-        // northwest go up), and a rule counted as written (a relative direction, a
+        // northwest go up; white's forward is north), and a rule counted as written (a
         // direction named twice); target tests fixed (`any`) or not.
         let planned = |text: &str| Core::<1>::of_text(text).counted_in_words(0).join(", ");
         assert_eq!(
             planned(&text),
             "King cells fixed, Rook rays 00000101 01010000 fixed, \
-             Bishop rays 10000010 00101000, Knight cells fixed, Lance rule fixed"
+             Bishop rays 10000010 00101000, Knight cells fixed, Lance rays 00000001 00000000 fixed"
         );
         assert_eq!(
             planned(&twice),
             "King cells fixed, Rook rule fixed, Bishop rays 10000010 00101000, \
-             Knight cells fixed, Lance rule fixed"
+             Knight cells fixed, Lance rays 00000001 00000000 fixed"
         );
+        // Black's forward is south, which goes down.
+        let black = Core::<1>::of_text(&text).counted_in_words(1);
+        assert_eq!(black.last().unwrap(), "Lance rays 00000000 00010000 fixed");
         for text in [text, twice] {
             score_is_the_emitters_count(&text);
         }

@@ -1,5 +1,5 @@
 //! `count attacks`: how many cells a player's pieces attack, a cell attacked by two
-//! pieces counted twice (Shaversi's score). The types whose attack rules are sets
+//! pieces counted twice (a score of attacked cells). The types whose attack rules are sets
 //! (`Core::reaches_as_set`) are counted from a plan made with the game, per player
 //! (`Counted`): the cells a step or leap reaches from each cell, a slide's directions
 //! split into those that go up and those that go down, and a target test that holds on
@@ -26,11 +26,12 @@ pub struct Counted<const W: usize> {
 enum Reach<const W: usize> {
     /// Per cell, the cells a step or a leap reaches.
     Cells(Vec<Bits<W>>),
-    /// A slide's directions, a bit each, split by the way they go (`Geometry::increasing`):
-    /// up, the first stop of a ray is its lowest cell; down, its highest.
+    /// A slide's directions (relative ones read from the player's point of view), a bit
+    /// each, split by the way they go (`Geometry::increasing`): up, the first stop of a
+    /// ray is its lowest cell; down, its highest.
     Rays { up: u8, down: u8 },
-    /// A slide whose directions are not fixed (relative, or one named twice): its rule
-    /// counted as `type_reaches_in` counts it.
+    /// A slide with a direction that is a variable or is named twice: counted from its
+    /// rule (`Core::slide_reaches_in`).
     Rule,
 }
 
@@ -55,13 +56,14 @@ impl<const W: usize> Core<W> {
                     CStmt::Leap { leap, .. } => Reach::Cells(
                         self.geo.leap_masks[leap[m.min(leap.len() - 1)] as usize].clone(),
                     ),
-                    CStmt::Slide {
-                        fixed: fixed @ 1.., ..
-                    } => Reach::Rays {
-                        up: fixed & self.up_dirs(),
-                        down: fixed & !self.up_dirs(),
+                    CStmt::Slide { dirs, .. } => match self.slide_dirs(me, dirs) {
+                        Some(dirs) => Reach::Rays {
+                            up: dirs & self.up_dirs(),
+                            down: dirs & !self.up_dirs(),
+                        },
+                        None => Reach::Rule,
                     },
-                    _ => Reach::Rule,
+                    _ => unreachable!("a rule that reaches_as_set"),
                 };
                 plan.push(Counted {
                     piece: p as u8,
@@ -94,6 +96,16 @@ impl<const W: usize> Core<W> {
             .collect()
     }
 
+    /// A slide's directions for player `me`, a bit each, when none is a variable and
+    /// none is named twice (relative ones read from `me`'s point of view).
+    fn slide_dirs(&self, me: u8, dirs: &[crate::ir::DirRef]) -> Option<u8> {
+        let cx = Ctx::new(me);
+        dirs.iter().try_fold(0u8, |seen, &d| {
+            let bit = 1 << (self.dir(&cx, d) & 7);
+            (d.is_fixed() && seen & bit == 0).then_some(seen | bit)
+        })
+    }
+
     /// The directions that go up, a bit each.
     fn up_dirs(&self) -> u8 {
         (0..8).fold(0, |m, d| m | (self.geo.increasing[d] as u8) << d)
@@ -111,7 +123,7 @@ impl<const W: usize> Core<W> {
     ) -> u32 {
         let rule = &self.attacks[c.piece as usize][c.rule as usize];
         if let Reach::Rule = c.reach {
-            return self.type_reaches_in(st, cx, rule, pieces, set);
+            return self.slide_reaches_in(st, cx, rule, pieces, set);
         }
         let within = match c.to {
             Some(cells) => cells.and(set),
@@ -196,9 +208,9 @@ impl<const W: usize> Core<W> {
         total
     }
 
-    /// How many cells of `set` a rule passing `reaches_as_set` reaches from each of
-    /// `pieces`, summed, as `reached_in` counts them piece by piece.
-    fn type_reaches_in(
+    /// How many cells of `set` a slide (`Reach::Rule`) reaches from each of `pieces`,
+    /// summed, as `reached_in` counts them piece by piece.
+    fn slide_reaches_in(
         &self,
         st: &State<W>,
         cx: &Ctx,
@@ -206,57 +218,33 @@ impl<const W: usize> Core<W> {
         pieces: Bits<W>,
         set: Bits<W>,
     ) -> u32 {
-        let me = cx.me as usize;
-        let within = |to: &CTest<W>| to.set(self, st, cx).expect("a set test").and(set);
-        match r {
-            CStmt::Step {
-                masks: Some(m), to, ..
-            } => {
-                let (m, within) = (&m[me.min(m.len() - 1)], within(to));
-                pieces
-                    .iter()
-                    .map(|c| m[c as usize].and(within).count())
-                    .sum()
-            }
-            CStmt::Leap { leap, to, .. } => {
-                let m = &self.geo.leap_masks[leap[me.min(leap.len() - 1)] as usize];
-                let within = within(to);
-                pieces
-                    .iter()
-                    .map(|c| m[c as usize].and(within).count())
-                    .sum()
-            }
-            CStmt::Slide {
-                dirs, fixed, to, ..
-            } => {
-                let (mut seen, mut again) = (*fixed, false);
-                if seen == 0 {
-                    for &d in dirs {
-                        let d = self.dir(cx, d) & 7;
-                        again |= seen & (1 << d) != 0;
-                        seen |= 1 << d;
-                    }
-                }
-                if again {
-                    // A direction named twice (rarely): piece by piece, as listed.
-                    let mut pcx = *cx;
-                    return (pieces.iter())
-                        .map(|c| {
-                            pcx.from = c;
-                            self.reached_in(st, &pcx, std::slice::from_ref(r), set)
-                        })
-                        .sum();
-                }
-                let within = within(to);
-                let mut count = 0;
-                for c in pieces.iter() {
-                    let reached = self.rays_to_first(c as usize, seen, st.occupied);
-                    count += reached.and(within).count();
-                }
-                count
-            }
-            _ => unreachable!("a rule that reaches_as_set"),
+        let CStmt::Slide { dirs, to, .. } = r else {
+            unreachable!("a slide counted by its rule")
+        };
+        let (mut seen, mut again) = (0u8, false);
+        for &d in dirs {
+            let d = self.dir(cx, d) & 7;
+            again |= seen & (1 << d) != 0;
+            seen |= 1 << d;
         }
+        if again {
+            // A direction named twice (rarely): piece by piece, as listed.
+            let mut pcx = *cx;
+            return (pieces.iter())
+                .map(|c| {
+                    pcx.from = c;
+                    self.reached_in(st, &pcx, std::slice::from_ref(r), set)
+                })
+                .sum();
+        }
+        let within = to.set(self, st, cx).expect("a set test").and(set);
+        (pieces.iter())
+            .map(|c| {
+                self.rays_to_first(c as usize, seen, st.occupied)
+                    .and(within)
+                    .count()
+            })
+            .sum()
     }
 
     /// How many cells of `set` the rules of a piece on `cx.from` reach, every rule passing
