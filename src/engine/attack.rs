@@ -626,7 +626,21 @@ mod tests {
         // Black's forward is south, which goes down.
         let black = Core::<1>::of_text(&text).counted_in_words(1);
         assert_eq!(black.last().unwrap(), "Lance rays 00000000 00010000 fixed");
-        for text in [text, twice] {
+        // A third player, whose forward (east) goes up: each player's plan is its own.
+        let three = text
+            .replace(
+                "black forward south }",
+                "black forward south  red forward east }",
+            )
+            .replace(
+                "black King 2 Rook 2 Bishop 2 Knight 2 Pawn 4 Guard 2 Lance 2\n",
+                "black King 2 Rook 2 Bishop 2 Knight 2 Pawn 4 Guard 2 Lance 2\n\
+                 red King 2 Rook 2 Bishop 2 Knight 2 Pawn 4 Guard 2 Lance 2\n",
+            );
+        assert!(three.contains("east }") && three.contains("red King 2"));
+        let red = Core::<1>::of_text(&three).counted_in_words(2);
+        assert_eq!(red.last().unwrap(), "Lance rays 00000100 00000000 fixed");
+        for text in [text, twice, three] {
             score_is_the_emitters_count(&text);
         }
     }
@@ -639,7 +653,7 @@ mod tests {
         for (game, pos) in random_positions(&core, 4, 31) {
             let st = &pos.st;
             let empty = core.geo.all.minus(st.occupied);
-            for me in 0..2u8 {
+            for me in 0..core.players {
                 let mut want = 0;
                 for from in st.by_owner[me as usize].iter() {
                     let p = core.codes.piece[st.board[from as usize] as usize];
