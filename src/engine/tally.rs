@@ -121,13 +121,14 @@ impl<const W: usize> Core<W> {
         pieces: Bits<W>,
         set: Bits<W>,
     ) -> u32 {
-        let rule = &self.attacks[c.piece as usize][c.rule as usize];
+        // The rule itself is looked up only where it is read.
+        let rule = || &self.attacks[c.piece as usize][c.rule as usize];
         if let Reach::Rule = c.reach {
-            return self.slide_reaches_in(st, cx, rule, pieces, set);
+            return self.slide_reaches_in(st, cx, rule(), pieces, set);
         }
         let within = match c.to {
             Some(cells) => cells.and(set),
-            None => self.within(st, cx, rule, set),
+            None => self.within(st, cx, rule(), set),
         };
         let mut count = 0;
         match &c.reach {
