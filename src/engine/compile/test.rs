@@ -124,8 +124,6 @@ impl<const W: usize> CTest<W> {
         })
     }
 
-    /// Whether `set` gives an answer (no `attacked` inside).
-    #[inline(always)]
     /// The cells where the test holds for player `me` whatever the position, when they
     /// are fixed (`any`, a region).
     pub fn fixed_cells(&self, me: u8) -> Option<Bits<W>> {
@@ -138,7 +136,7 @@ impl<const W: usize> CTest<W> {
         }
     }
 
-    // Asked in the emitter's hot arms: kept inline there whatever the inliner's budget.
+    /// Whether `set` gives an answer (no `attacked` inside).
     #[inline(always)]
     pub fn is_set(&self) -> bool {
         match self {
