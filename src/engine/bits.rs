@@ -119,6 +119,19 @@ impl<const W: usize> Bits<W> {
         }))
     }
 
+    /// The cells of a ray (`self`) up to and including its first of `stops`, all of it
+    /// when none is, the ray's way known: `UP` when it goes to higher cells (its first
+    /// stop is its lowest), for loops that take the directions of each way apart.
+    #[inline(always)]
+    pub fn to_first<const UP: bool>(self, stops: Bits<W>) -> Bits<W> {
+        let hits = self.and(stops);
+        self.and(if UP {
+            hits.through_lowest()
+        } else {
+            hits.down_to_highest()
+        })
+    }
+
     /// The cells from the top down to and including the highest of the set (every cell
     /// when it is empty). With no branch: whether a word is empty is as likely as not
     /// where a ray crosses words, and a mispredicted branch costs more than the masks.

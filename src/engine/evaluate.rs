@@ -1057,6 +1057,8 @@ impl<const W: usize> Core<W> {
     /// second table read.
     #[inline(always)]
     pub fn ray_to_first(&self, c: usize, d: usize, stops: Bits<W>) -> Bits<W> {
+        // The way chosen by a select on the stop, not by a branch over two copies of
+        // the ray's reads (Amazons 1.007x the instructions through `Bits::to_first`).
         let ray = self.geo.ray_mask[c][d];
         let hits = ray.and(stops);
         let up_to = if self.geo.increasing[d] {

@@ -12,6 +12,7 @@ use super::core::Core;
 use super::evaluate::Ctx;
 use super::generate::{CStmt, Emit, Mode};
 use super::state::State;
+use crate::geometry::MAX_DIRS;
 
 /// One attack rule of a type whose rules are all sets, for one player.
 pub struct Counted<const W: usize> {
@@ -30,8 +31,8 @@ enum Reach<const W: usize> {
     /// each, split by the way they go (`Geometry::increasing`): up, the first stop of a
     /// ray is its lowest cell; down, its highest.
     Rays { up: u8, down: u8 },
-    /// A slide with a direction that is a variable or is named twice: counted from its
-    /// rule (`Core::slide_reaches_in`).
+    /// A slide with a direction that is a variable or is named twice: its rule's targets
+    /// taken piece by piece (`Core::reached_in`), as listing gives them.
     Rule,
 }
 
@@ -42,6 +43,8 @@ impl<const W: usize> Core<W> {
     }
 
     fn counted_for(&self, me: u8) -> Vec<Counted<W>> {
+        // The directions that go up, a bit each.
+        let up = (0..MAX_DIRS).fold(0, |m, d| m | (self.geo.increasing[d] as u8) << d);
         let mut plan = Vec::new();
         for (p, rules) in self.attacks.iter().enumerate() {
             if !self.attacks_as_sets[p] {
@@ -58,8 +61,8 @@ impl<const W: usize> Core<W> {
                     ),
                     CStmt::Slide { dirs, .. } => match self.slide_dirs(me, dirs) {
                         Some(dirs) => Reach::Rays {
-                            up: dirs & self.up_dirs(),
-                            down: dirs & !self.up_dirs(),
+                            up: dirs & up,
+                            down: dirs & !up,
                         },
                         None => Reach::Rule,
                     },
@@ -106,11 +109,6 @@ impl<const W: usize> Core<W> {
         })
     }
 
-    /// The directions that go up, a bit each.
-    fn up_dirs(&self) -> u8 {
-        (0..8).fold(0, |m, d| m | (self.geo.increasing[d] as u8) << d)
-    }
-
     /// How many cells of `set` the rule `c` reaches from each of `pieces`, summed.
     #[inline(always)]
     fn count_reach(
@@ -124,7 +122,14 @@ impl<const W: usize> Core<W> {
         // The rule itself is looked up only where it is read.
         let rule = || &self.attacks[c.piece as usize][c.rule as usize];
         if let Reach::Rule = c.reach {
-            return self.slide_reaches_in(st, cx, rule(), pieces, set);
+            // Rarely: piece by piece, as the rule's targets are listed.
+            let mut pcx = *cx;
+            return (pieces.iter())
+                .map(|x| {
+                    pcx.from = x;
+                    self.reached_in(st, &pcx, std::slice::from_ref(rule()), set)
+                })
+                .sum();
         }
         let within = match c.to {
             Some(cells) => cells.and(set),
@@ -139,18 +144,18 @@ impl<const W: usize> Core<W> {
             }
             Reach::Rays { up, down } => {
                 for x in pieces.iter() {
-                    let rays = &self.geo.ray_mask[x as usize];
-                    let (mut reached, mut left) = (Bits::EMPTY, *up);
+                    let (rays, mut reached) = (&self.geo.ray_mask[x as usize], Bits::EMPTY);
+                    let mut left = *up;
                     while left != 0 {
                         let ray = rays[left.trailing_zeros() as usize];
                         left &= left - 1;
-                        reached = reached.or(ray.and(ray.and(st.occupied).through_lowest()));
+                        reached = reached.or(ray.to_first::<true>(st.occupied));
                     }
                     left = *down;
                     while left != 0 {
                         let ray = rays[left.trailing_zeros() as usize];
                         left &= left - 1;
-                        reached = reached.or(ray.and(ray.and(st.occupied).down_to_highest()));
+                        reached = reached.or(ray.to_first::<false>(st.occupied));
                     }
                     count += reached.and(within).count();
                 }
@@ -207,45 +212,6 @@ impl<const W: usize> Core<W> {
             }
         }
         total
-    }
-
-    /// How many cells of `set` a slide (`Reach::Rule`) reaches from each of `pieces`,
-    /// summed, as `reached_in` counts them piece by piece.
-    fn slide_reaches_in(
-        &self,
-        st: &State<W>,
-        cx: &Ctx,
-        r: &CStmt<W>,
-        pieces: Bits<W>,
-        set: Bits<W>,
-    ) -> u32 {
-        let CStmt::Slide { dirs, to, .. } = r else {
-            unreachable!("a slide counted by its rule")
-        };
-        let (mut seen, mut again) = (0u8, false);
-        for &d in dirs {
-            let d = self.dir(cx, d) & 7;
-            again |= seen & (1 << d) != 0;
-            seen |= 1 << d;
-        }
-        if again {
-            // A direction named twice (rarely): piece by piece, as listed.
-            let mut pcx = *cx;
-            return (pieces.iter())
-                .map(|c| {
-                    pcx.from = c;
-                    self.reached_in(st, &pcx, std::slice::from_ref(r), set)
-                })
-                .sum();
-        }
-        let within = to.set(self, st, cx).expect("a set test").and(set);
-        (pieces.iter())
-            .map(|c| {
-                self.rays_to_first(c as usize, seen, st.occupied)
-                    .and(within)
-                    .count()
-            })
-            .sum()
     }
 
     /// How many cells of `set` the rules of a piece on `cx.from` reach, every rule passing
