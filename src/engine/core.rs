@@ -356,6 +356,9 @@ pub struct Core<const W: usize> {
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The piece types some `after move` block applies to, a bit each.
     pub after_pieces: u32,
+    /// The `after move` blocks, a bit each, that do nothing after a plain move when their
+    /// condition fails before it (`apply::asleep_after`).
+    pub after_asleep: u64,
     /// Those whose `after move` blocks must run for `legal if` to judge their moves
     /// (`Core::judged_plain`).
     pub judged_after: u32,
@@ -579,6 +582,7 @@ impl<const W: usize> Core<W> {
             only_placed: false,
             counts_in_bulk: false,
             after_pieces,
+            after_asleep: super::apply::asleep_after(&g.after),
             judged_after: after_pieces & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
             after,
             blocks,

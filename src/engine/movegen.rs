@@ -352,7 +352,7 @@ impl<const W: usize> Core<W> {
         let mut cx = Ctx::new(st.s.to_move);
         cx.from = m.from;
         cx.to = m.to;
-        let played = if self.is_plain(m) {
+        let played = if self.is_plain(st, m) {
             Played::Bare(self.make_bare(st, m))
         } else {
             Played::Logged(self.make(st, m))
@@ -373,7 +373,7 @@ impl<const W: usize> Core<W> {
         let mut cx = Ctx::new(me);
         cx.from = m.from;
         cx.to = m.to;
-        if self.judged_plain(m) {
+        if self.judged_plain(st, m) {
             // Nothing logged and no hash kept: the two cells and the scalars are put
             // back from what was there.
             let bare = self.make_bare(st, m);

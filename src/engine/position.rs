@@ -75,7 +75,7 @@ impl<const W: usize> Core<W> {
         if self.keys.is_none() {
             // The cells, the hand and the turn, with no log entry (perft's last moves
             // before the counted ply, most of the time).
-            if self.is_bare(m) {
+            if self.is_bare(&pos.st, m) {
                 return Played::Bare(self.make_bare(&mut pos.st, m));
             }
             return Played::Logged(self.make(&mut pos.st, m));
@@ -90,7 +90,7 @@ impl<const W: usize> Core<W> {
     /// handed back.
     pub fn play_forward(&self, pos: &mut Pos<W>, m: &Move) {
         if self.keys.is_none() {
-            if self.is_bare(m) {
+            if self.is_bare(&pos.st, m) {
                 self.move_bare(&mut pos.st, m.piece, m.from, m.to);
             } else {
                 self.make_forward(&mut pos.st, m);
@@ -184,7 +184,7 @@ mod tests {
                     let Some(m) = core.random_legal(&mut pos.st, &mut rng, &mut sc) else {
                         break;
                     };
-                    bare += core.is_bare(&m) as u32;
+                    bare += core.is_bare(&pos.st, &m) as u32;
                     let before = pos.st.clone();
                     line.push((before, core.play(&mut pos, &m)));
                 }

@@ -238,7 +238,7 @@ impl<const W: usize> Core<W> {
                     pos.commit();
                 }
                 // Nothing to undo and no history to keep (no rule reads repetitions).
-                (Some(m), None) if self.is_bare(m) => {
+                (Some(m), None) if self.is_bare(&pos.st, m) => {
                     self.move_bare(&mut pos.st, m.piece, m.from, m.to)
                 }
                 (m, _) => {
