@@ -247,39 +247,12 @@ impl<const W: usize> Core<W> {
         Self::plain_but(m, 0) && self.no_after(st, m.piece, self.after_pieces)
     }
 
-    /// Whether no `after move` block among those of `pieces` (a bit per type) does
-    /// anything after a plain move of type `piece` now.
-    #[inline(always)]
-    fn no_after(&self, st: &State<W>, piece: u8, pieces: u32) -> bool {
-        pieces >> piece & 1 == 0
-            || self.after_asleep != 0 && (self.after_awake(st) & pieces) >> piece & 1 == 0
-    }
-
     /// Whether `legal if` judges `m` rightly when it is made with `make_bare`: it
     /// `is_plain`, or it would be but for `after move` blocks that write only what the
     /// condition does not read (`Footprint::unread_after`).
     #[inline(always)]
     pub fn judged_plain(&self, st: &State<W>, m: &Move) -> bool {
         Self::plain_but(m, 0) && self.no_after(st, m.piece, self.judged_after)
-    }
-
-    /// The piece types whose `after move` blocks may do something after a plain move of
-    /// the player to move, a bit each: those of `after_pieces` but the blocks asleep
-    /// (`after_asleep`) whose condition fails now. A plain move writes no counter, so the
-    /// condition the block asks after it is the one it would ask now.
-    #[inline(never)]
-    fn after_awake(&self, st: &State<W>) -> u32 {
-        let mut awake = 0;
-        for (i, (pieces, block)) in self.after.iter().enumerate() {
-            if self.after_asleep >> i & 1 != 0
-                && let [CEffect::If { cond, .. }] = &block[..]
-                && !cond(self, st, &mut Ctx::new(st.s.to_move))
-            {
-                continue;
-            }
-            awake |= pieces;
-        }
-        awake
     }
 
     /// A placement or a plain move with no effect block, of a piece type not in `after`.
@@ -631,63 +604,6 @@ impl<const W: usize> Core<W> {
     }
 }
 
-/// The `after move` blocks, a bit each, that may sleep (`Core::after_asleep`): one `if`
-/// with no `else` whose condition reads counters and constants alone, with no block before
-/// it writing a counter (an opening's `if opening < 3 { … }`). After a plain move, such a
-/// block asks its condition in the position before the move, counters and all.
-pub(super) fn asleep_after(after: &[crate::ir::After]) -> u64 {
-    use crate::ir::{Cond, Effect, IntExpr};
-    fn counters(e: &IntExpr) -> bool {
-        match e {
-            IntExpr::Const(_) | IntExpr::Counter(_) => true,
-            IntExpr::Add(a, b) | IntExpr::Sub(a, b) | IntExpr::Mul(a, b) => {
-                counters(a) && counters(b)
-            }
-            _ => false,
-        }
-    }
-    fn on_counters(c: &Cond) -> bool {
-        match c {
-            Cond::True | Cond::False => true,
-            Cond::Not(c) => on_counters(c),
-            Cond::And(v) | Cond::Or(v) => v.iter().all(on_counters),
-            Cond::Cmp(a, _, b) => counters(a) && counters(b),
-            _ => false,
-        }
-    }
-    fn writes_counter(effects: &[Effect]) -> bool {
-        struct Finds(bool);
-        impl crate::ir::visit::Visitor for Finds {
-            fn effect(&mut self, e: &Effect) {
-                self.0 |= matches!(e, Effect::Counter { .. });
-                crate::ir::visit::walk_effect(self, e);
-            }
-        }
-        let mut f = Finds(false);
-        effects
-            .iter()
-            .for_each(|e| crate::ir::visit::Visitor::effect(&mut f, e));
-        f.0
-    }
-    let mut asleep = 0;
-    for (i, a) in after.iter().enumerate().take(64) {
-        if let [
-            Effect::If {
-                cond, otherwise, ..
-            },
-        ] = &a.effects[..]
-            && otherwise.is_empty()
-            && on_counters(cond)
-        {
-            asleep |= 1 << i;
-        }
-        if writes_counter(&a.effects) {
-            break;
-        }
-    }
-    asleep
-}
-
 fn piece_ref(cx: &Ctx, p: PieceRef) -> u8 {
     match p {
         PieceRef::Const(p) => p,
@@ -700,73 +616,6 @@ mod tests {
     use crate::engine::core::Core;
     use crate::engine::movegen::Scratch;
     use crate::engine::search::Rng;
-
-    /// An `after move` block that is one `if` on counters sleeps once its condition
-    /// fails: the moves of its pieces are then bare, and made bare they leave the state
-    /// `make` leaves; while it holds (the opening), none is.
-    #[test]
-    fn an_after_block_asleep_leaves_the_move_bare() {
-        let text = |after: &str| {
-            format!(
-                "game \"T\" {{ }}\nplayers {{ white black }}\nboard 5 x 5\n\
-                 piece King letter K\npiece Rook letter R\n\
-                 setup {{ white King a1  white Rook e1  black King a5  black Rook e5 }}\n\
-                 counter opening = 0\ncounter moved = 0\n\
-                 moves King {{ step all to not friend }}\n\
-                 moves Rook {{ slide orthogonal to not friend }}\n{after}\n\
-                 end {{ when no moves: next loses  when turns >= 80: draw }}\n"
-            )
-        };
-        // An opening of two moves a player: asleep once the `if` fails.
-        let opening = "after move { if opening < 2 { opening += 1  if opening < 2 { again } } }";
-        let core = Core::<1>::of_text(&text(opening));
-        assert_eq!(core.after_asleep, 1);
-        // Not asleep: after a block writing a counter; on a cell; with an `else`.
-        let asleep = |after: &str| Core::<1>::of_text(&text(after)).after_asleep;
-        let later = "after move of Rook { moved += 1 }\n\
-                     after move of King { if moved < 3 { opening += 1 } }";
-        assert_eq!(asleep(later), 0);
-        assert_eq!(
-            asleep("after move of King { if to is empty { moved += 1 } }"),
-            0
-        );
-        assert_eq!(
-            asleep("after move { if moved < 3 { moved += 1 } else { again } }"),
-            0
-        );
-        assert_eq!(
-            asleep(&format!("{opening}\nafter move of King {{ opening += 1 }}")),
-            1
-        );
-        let mut sc = Scratch::default();
-        let (mut bare, mut opening) = (0, 0);
-        for i in 0..40 {
-            let mut rng = Rng::for_playout(5, i);
-            let mut st = core.start();
-            for _ in 0..100 {
-                let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {
-                    break;
-                };
-                let mut made = st.clone();
-                core.make(&mut made, &m);
-                made.commit();
-                let waking = st.counters[st.s.to_move as usize][0] < 2;
-                assert_eq!(core.is_bare(&st, &m), !waking, "{m:?}");
-                if waking {
-                    opening += 1;
-                    st = made;
-                } else {
-                    bare += 1;
-                    core.move_bare(&mut st, m.piece, m.from, m.to);
-                    assert!(st == made, "{m:?}");
-                }
-            }
-        }
-        assert!(
-            bare > 1000 && opening == 160,
-            "{bare} bare, {opening} in the opening"
-        );
-    }
 
     /// Through random games, every move that `is_bare` leaves the very state `make`
     /// leaves, sets of cells included.

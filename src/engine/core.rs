@@ -356,9 +356,10 @@ pub struct Core<const W: usize> {
     pub after: Vec<(u32, Vec<CEffect<W>>)>,
     /// The piece types some `after move` block applies to, a bit each.
     pub after_pieces: u32,
-    /// The `after move` blocks, a bit each, that do nothing after a plain move when their
-    /// condition fails before it (`apply::asleep_after`).
-    pub after_asleep: u64,
+    /// The `after move` blocks that do nothing after a plain move when their condition
+    /// fails before it (`asleep.rs`), and the pieces of the others, a bit per type.
+    pub sleepers: Vec<super::asleep::Sleeper>,
+    pub always_awake: u32,
     /// Those whose `after move` blocks must run for `legal if` to judge their moves
     /// (`Core::judged_plain`).
     pub judged_after: u32,
@@ -484,6 +485,7 @@ impl<const W: usize> Core<W> {
             })
             .collect();
         let after_pieces = after.iter().fold(0, |m, (pieces, _)| m | pieces);
+        let (sleepers, always_awake) = super::asleep::sleepers(&g.after);
         let legal = g.legal.as_ref().map(|c| x.cond(c));
         let legal_foot = Footprint::of(&x, &program, &attack_ir);
         let score_fn = g.score.as_ref().map(|s| x.int(s));
@@ -582,7 +584,8 @@ impl<const W: usize> Core<W> {
             only_placed: false,
             counts_in_bulk: false,
             after_pieces,
-            after_asleep: super::apply::asleep_after(&g.after),
+            sleepers,
+            always_awake,
             judged_after: after_pieces & !legal_foot.as_ref().map_or(0, |f| f.unread_after),
             after,
             blocks,

@@ -14,6 +14,7 @@
 
 mod apart;
 mod apply;
+mod asleep;
 mod attack;
 mod batch;
 mod bits;
