@@ -348,6 +348,9 @@ pub struct Core<const W: usize> {
     /// drawing one more than drawing a slot (no `legal if`, `priority`, choices, chains
     /// or pieces made from nothing; under 64 actions): `Core::random_placed` then draws.
     pub only_placed: bool,
+    /// Whether a piece in hand may have a move (a type with rules from the hand, by
+    /// `bound`), so that the draws of games with none skip the hands.
+    pub hands: bool,
     /// Whether counting the moves of a position adds up counts per piece (no `legal if`,
     /// choices, pieces made from nothing, `priority` or rules that may repeat a move):
     /// `Core::count_legal` then lists nothing.
@@ -582,6 +585,7 @@ impl<const W: usize> Core<W> {
             none_act_on_board: false,
             origin_gates,
             only_placed: false,
+            hands: false,
             counts_in_bulk: false,
             after_pieces,
             sleepers,
@@ -623,6 +627,8 @@ impl<const W: usize> Core<W> {
                     .collect()
             })
             .collect();
+        let hand = core.geo.cells as usize;
+        core.hands = core.bound.iter().any(|b| b[hand] > 0);
         let mut moves = std::mem::take(&mut core.moves);
         let mut attacks = std::mem::take(&mut core.attacks);
         let mut chains = std::mem::take(&mut core.chains);
@@ -1458,5 +1464,29 @@ moves A { for d in all {
             tight > 20,
             "only {tight} pieces with as many moves as slots"
         );
+    }
+
+    /// A game whose pieces have no rules from the hand skips the hands when it draws, and
+    /// a position holding pieces in hand (as a written position may) has the same moves.
+    #[test]
+    fn hands_are_looked_at_only_when_a_piece_in_hand_has_rules() {
+        assert!(!Core::<1>::example("chess").hands);
+        assert!(Core::<1>::example("tictactoe").hands);
+        let core = Core::<1>::example("chess");
+        let mut sc = crate::engine::movegen::Scratch::default();
+        let (mut st, mut held) = (core.start(), core.start());
+        held.hand[0][1] = 2;
+        let listed = |st: &mut State<1>| {
+            let mut out = Vec::new();
+            core.legal_moves(st, &mut out);
+            out.len()
+        };
+        assert_eq!(listed(&mut st), 20);
+        assert_eq!(listed(&mut held), 20);
+        let mut rng = crate::engine::search::Rng::for_playout(3, 0);
+        let m = core
+            .random_legal(&mut held, &mut rng, &mut sc)
+            .expect("a move");
+        assert_ne!(m.from, NONE);
     }
 }

@@ -136,6 +136,9 @@ impl<const W: usize> Core<W> {
     pub(super) fn origins_among(&self, st: &State<W>, cells: Bits<W>, mut f: impl FnMut(Cell, u8)) {
         let me = st.s.to_move as usize;
         self.board_origins(st, cells, &mut f);
+        if !self.hands {
+            return;
+        }
         for p in 0..self.moves.len() {
             if st.hand[me][p] > 0 {
                 f(NONE, p as u8);
@@ -953,7 +956,7 @@ impl<const W: usize> Core<W> {
         });
         // In hand, apart from the board, so that games without placement sets run the
         // board's loop as they would without this path.
-        for p in 0..self.moves.len() {
+        for p in 0..if self.hands { self.moves.len() } else { 0 } {
             if st.hand[me][p] == 0 {
                 continue;
             }
