@@ -219,6 +219,17 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         c != NONE && t.holds(core, st, cx, c)
                     });
                 }
+                // `find T is U` (a king found, then asked whether it is attacked) without a
+                // closure for the cell.
+                if let CellExpr::Find(found) = e
+                    && let found = self.test(found)
+                    && found.is_set()
+                {
+                    return Box::new(move |core, st, cx| {
+                        let set = found.set(core, st, cx).expect("a set test");
+                        set.lowest().is_some_and(|c| t.holds(core, st, cx, c))
+                    });
+                }
                 let e = self.cell(e);
                 Box::new(move |core, st, cx| {
                     let c = e(core, st, cx);
@@ -1214,5 +1225,21 @@ mod tests {
                 "{dirs}: {positions} positions, {ruled_out} moves ruled out"
             );
         }
+    }
+
+    /// `find T is U` asks U of the cell found, and fails when none is: chess's `legal if
+    /// not check`, where `check` is `find friend King is attacked`, holds for a king not
+    /// attacked, fails for one attacked, and holds again when there is no king.
+    #[test]
+    fn a_cell_found_is_asked_and_none_found_fails() {
+        let core = Core::<1>::example("chess");
+        let legal = core.legal.as_ref().expect("legal if");
+        let mut st = core.start();
+        assert!(legal(&core, &st, &mut Ctx::new(0)));
+        // A black queen on e2, next to the white king on e1.
+        st.put(&core.codes, None, 12, core.codes.code(1, 1));
+        assert!(!legal(&core, &st, &mut Ctx::new(0)));
+        st.put(&core.codes, None, 4, 0);
+        assert!(legal(&core, &st, &mut Ctx::new(0)));
     }
 }
