@@ -129,17 +129,7 @@ impl OnCounters {
             OnCounters::Not(c) => !c.holds(counters),
             OnCounters::And(v) => v.iter().all(|c| c.holds(counters)),
             OnCounters::Or(v) => v.iter().any(|c| c.holds(counters)),
-            OnCounters::Cmp(a, op, b) => {
-                let (a, b) = (a.value(counters), b.value(counters));
-                match op {
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                }
-            }
+            OnCounters::Cmp(a, op, b) => op.holds(a.value(counters), b.value(counters)),
         }
     }
 }
@@ -280,14 +270,7 @@ mod tests {
             CmpOp::Gt,
             CmpOp::Ge,
         ];
-        let compare = |a: i64, op: CmpOp, b: i64| match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        };
+        let compare = |a: i64, op: CmpOp, b: i64| op.holds(a, b);
         let ks = [
             i64::MIN,
             i32::MIN as i64,
