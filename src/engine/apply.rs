@@ -244,7 +244,7 @@ impl<const W: usize> Core<W> {
     #[inline(always)]
     pub fn is_plain(&self, st: &State<W>, m: &Move) -> bool {
         // The blocks asked only for a piece they apply to, when one may be asleep.
-        Self::plain_but(m, 0) && self.no_after(st, m.piece, self.after_pieces)
+        Self::plain_shape(m) && self.no_after(st, m.piece, self.after_pieces)
     }
 
     /// Whether `legal if` judges `m` rightly when it is made with `make_bare`: it
@@ -252,16 +252,13 @@ impl<const W: usize> Core<W> {
     /// condition does not read (`Footprint::unread_after`).
     #[inline(always)]
     pub fn judged_plain(&self, st: &State<W>, m: &Move) -> bool {
-        Self::plain_but(m, 0) && self.no_after(st, m.piece, self.judged_after)
+        Self::plain_shape(m) && self.no_after(st, m.piece, self.judged_after)
     }
 
-    /// A placement or a plain move with no effect block, of a piece type not in `after`.
+    /// A placement or a plain move with no effect block (its `after move` blocks aside).
     #[inline(always)]
-    fn plain_but(m: &Move, after: u32) -> bool {
-        matches!(m.kind, MoveKind::Normal | MoveKind::Place)
-            && m.effect == NONE
-            && m.hops == 0
-            && after >> m.piece & 1 == 0
+    fn plain_shape(m: &Move) -> bool {
+        matches!(m.kind, MoveKind::Normal | MoveKind::Place) && m.effect == NONE && m.hops == 0
     }
 
     /// What `make` does for a move that `is_bare` (`from` is `NONE` for a placement):
