@@ -144,19 +144,12 @@ impl<const W: usize> Core<W> {
             }
             Reach::Rays { up, down } => {
                 for x in pieces.iter() {
-                    let (rays, mut reached) = (&self.geo.ray_mask[x as usize], Bits::EMPTY);
-                    let mut left = *up;
-                    while left != 0 {
-                        let ray = rays[left.trailing_zeros() as usize];
-                        left &= left - 1;
-                        reached = reached.or(ray.to_first::<true>(st.occupied));
-                    }
-                    left = *down;
-                    while left != 0 {
-                        let ray = rays[left.trailing_zeros() as usize];
-                        left &= left - 1;
-                        reached = reached.or(ray.to_first::<false>(st.occupied));
-                    }
+                    let rays = &self.geo.ray_mask[x as usize];
+                    let reached = joined::<true, W>(rays, *up, st.occupied).or(joined::<false, W>(
+                        rays,
+                        *down,
+                        st.occupied,
+                    ));
                     count += reached.and(within).count();
                 }
             }
@@ -231,4 +224,20 @@ fn target_test<const W: usize>(r: &CStmt<W>) -> &CTest<W> {
         CStmt::Step { to, .. } | CStmt::Leap { to, .. } | CStmt::Slide { to, .. } => to,
         _ => unreachable!("a rule that reaches_as_set"),
     }
+}
+
+/// The rays of `dirs` (a bit each, all going one way: up with `UP`) up to and including
+/// their first of `stops`, joined.
+#[inline(always)]
+fn joined<const UP: bool, const W: usize>(
+    rays: &[Bits<W>; MAX_DIRS],
+    mut dirs: u8,
+    stops: Bits<W>,
+) -> Bits<W> {
+    let mut reached = Bits::EMPTY;
+    while dirs != 0 {
+        reached = reached.or(rays[dirs.trailing_zeros() as usize].to_first::<UP>(stops));
+        dirs &= dirs - 1;
+    }
+    reached
 }
