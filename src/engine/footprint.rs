@@ -656,11 +656,38 @@ impl<const W: usize> Core<W> {
                 batched += self.judge_batch(st, piece, mine, batch, holding, f, buf);
             }
         }
+        // The one piece the condition finds, when it is made of lines of sight from it
+        // (`sight.rs`): its plain moves are counted by where it may stand, not listed.
+        let mut standing: Option<(Bits<W>, Option<Bits<W>>)> = None;
+        let mut found = Bits::EMPTY;
+        if FLAGS && let Some((_, find)) = &fp.standing {
+            let cells = find.set(self, st, &Ctx::new(me)).expect("a set test");
+            standing = Some((cells, None));
+            if !cells.at_least(2) {
+                found = cells;
+            }
+        }
+        let mut stood = 0;
         let mut e = Emit::new(Mode::Judge(seen.cells), buf);
         e.count = batched;
         let others = st.by_owner[me as usize].minus(together);
         self.origins_among(st, others, |from, piece| {
             let plain = fp.plain_after >> piece & 1 != 0;
+            if plain
+                && fp.unread_after >> piece & 1 != 0
+                && from != NONE
+                && found.has(from)
+                && let Some(((cells, _), (_, may))) = fp.standing.as_ref().zip(standing.as_mut())
+            {
+                let may = *may.insert(cells(self, st, &Ctx::new(me)));
+                // Kept apart: these take no value from before the move.
+                let counted = e.count;
+                e.mode = Mode::Stand(may);
+                self.run(st, from, piece, &mut e);
+                stood += e.count - counted;
+                e.count = counted;
+                return;
+            }
             // `after` effects that may write the footprint: every move of the piece is
             // judged.
             e.mode = if plain {
@@ -688,8 +715,7 @@ impl<const W: usize> Core<W> {
             }
             self.run(st, from, piece, &mut e);
         });
-        let mut count = if before { e.count } else { 0 };
-        let mut standing = None;
+        let mut count = if before { e.count } else { 0 } + stood;
         for m in buf.iter() {
             count += self.judged::<FLAGS>(st, fp, &seen, before, m, &mut standing) as u32;
         }

@@ -138,6 +138,10 @@ pub enum Mode<const W: usize> {
     /// chosen) whose origin and target are off this set, a `legal if`'s footprint; push
     /// the others, to be judged one by one (`Core::count_judged`).
     Judge(Bits<W>),
+    /// Count the plain moves whose target is in this set, the cells where the piece a
+    /// `legal if` finds may stand (`sight.rs`), when the piece moving is that one; push
+    /// the others, to be judged one by one (`Core::count_judged`).
+    Stand(Bits<W>),
 }
 
 /// How many classes of `priority` a `CountByClass` emitter tells apart; the last slot
@@ -148,6 +152,13 @@ pub const CLASS_SLOTS: usize = 4;
 #[inline(always)]
 pub fn class_slot(class: u8) -> usize {
     (class as usize).min(CLASS_SLOTS - 1)
+}
+
+/// Whether the moves of a rule are plain: a piece on the board moving, with no effect
+/// block and no piece chosen.
+#[inline(always)]
+fn plain_move(cx: &Ctx, then: u16) -> bool {
+    then == NONE && cx.from != NONE && !cx.create && cx.choice == super::state::NO_CHOICE
 }
 
 /// The class filter of an emitter that takes moves of every class.
@@ -231,7 +242,7 @@ impl<'a, const W: usize> Emit<'a, W> {
         m.hops = path.len() as u8;
         m.path[..path.len()].copy_from_slice(path);
         match self.mode {
-            Mode::Collect | Mode::Judge(_) => {
+            Mode::Collect | Mode::Judge(_) | Mode::Stand(_) => {
                 self.out.push(m);
                 false
             }
@@ -314,6 +325,14 @@ impl<'a, const W: usize> Emit<'a, W> {
                 }
                 false
             }
+            Mode::Stand(may) => {
+                if plain_move(cx, then) {
+                    self.count += may.has(to) as u32;
+                } else {
+                    self.push(cx, to, then);
+                }
+                false
+            }
         }
     }
 
@@ -321,11 +340,7 @@ impl<'a, const W: usize> Emit<'a, W> {
     /// off the footprint `f`.
     #[inline(always)]
     fn plain(&self, cx: &Ctx, then: u16, f: Bits<W>) -> bool {
-        then == NONE
-            && cx.from != NONE
-            && !cx.create
-            && cx.choice == super::state::NO_CHOICE
-            && !f.has(cx.from)
+        plain_move(cx, then) && !f.has(cx.from)
     }
 
     /// A set of targets, lowest cell first. True when generation should stop.
@@ -381,6 +396,16 @@ impl<'a, const W: usize> Emit<'a, W> {
             Mode::Collect => {
                 for to in targets.iter() {
                     self.push(cx, to, then);
+                }
+                false
+            }
+            Mode::Stand(may) => {
+                if plain_move(cx, then) {
+                    self.count += targets.and(may).count();
+                } else {
+                    for to in targets.iter() {
+                        self.push(cx, to, then);
+                    }
                 }
                 false
             }
@@ -912,7 +937,11 @@ impl<const W: usize> Core<W> {
             // unless it lists the targets before the n-th to spot duplicates, which must
             // come in the order listing gives.
             let counting = match e.mode {
-                Mode::Count | Mode::CountIn(_) | Mode::CountByClass | Mode::Judge(_) => true,
+                Mode::Count
+                | Mode::CountIn(_)
+                | Mode::CountByClass
+                | Mode::Judge(_)
+                | Mode::Stand(_) => true,
                 Mode::Nth(_) => !e.keep_before,
                 Mode::Collect | Mode::Hit(_) | Mode::Find(_) => false,
             };
