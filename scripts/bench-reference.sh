@@ -15,9 +15,10 @@ regula=target/release/regula
 python3 - "$ref" "$regula" "$secs" "$rounds" <<'PY'
 import re, statistics, subprocess, sys, time
 ref, regula, secs, rounds = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-# Deep enough that the hand-written engine's perft runs a second or more (Shakti's 0.07 s),
-# so that starting the processes is a small part of what is timed.
-games = {"tablut": 5, "shakti": 5, "shaversi": 5, "shakhmaty": 6}
+# Deep enough that the hand-written engine's perft runs most of a second or more (0.75 s
+# for Shakhmaty's, 1.3 s for Shakti's), so that starting the processes is a small part of
+# what is timed: at depth 5 Shakti's takes 0.04 s, and its ratio swung from 4.8x to 6.3x.
+games = {"tablut": 5, "shakti": 6, "shaversi": 5, "shakhmaty": 6}
 def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 rows = []
