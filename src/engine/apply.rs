@@ -255,6 +255,64 @@ impl<const W: usize> Core<W> {
         Self::plain_shape(m) && self.no_after(st, m.piece, self.judged_after)
     }
 
+    /// Whether `legal if` judges `m` rightly when it is made with `make_light`: a move
+    /// of a piece with an effect block whose writes the condition's footprint can tell
+    /// (`Footprint::light`), so that the condition reads no hash, counter or turn, and
+    /// no `after move` block that writes what it reads.
+    #[inline(always)]
+    pub fn judged_light(&self, st: &State<W>, m: &Move) -> bool {
+        m.kind == MoveKind::Normal
+            && m.hops == 0
+            && m.choice == super::state::NO_CHOICE
+            && m.effect != NONE
+            && self
+                .legal_foot
+                .as_ref()
+                .is_some_and(|fp| fp.light(m.effect))
+            && self.no_after(st, m.piece, self.judged_after)
+    }
+
+    /// What `make` does for a move that `judged_light`, but for the hash of the two
+    /// cells and the `after move` blocks: the piece moves with nothing logged, then its
+    /// effects run as `make` runs them (logged, with the scalars as they stand then),
+    /// then the turn passes. Returns what `unmake_light` needs: the frame before the
+    /// move and what its target held.
+    #[inline(always)]
+    pub fn make_light(&self, st: &mut State<W>, m: &Move) -> (Frame, Code) {
+        let frame = st.frame();
+        let me = st.s.to_move;
+        let (was, code) = (st.board[m.to as usize], st.board[m.from as usize]);
+        st.write_unlogged(&self.codes, m.from, 0);
+        st.write_unlogged(&self.codes, m.to, code);
+        let s = &mut st.s;
+        (s.last_from, s.last_to, s.passes) = (m.from, m.to, 0);
+        s.moves_made[me as usize] += 1;
+        let mut cx = Ctx::new(me);
+        (cx.from, cx.to, cx.slots, cx.cell_choice) = (m.from, m.to, m.slots, m.cell_choice);
+        self.effects(st, &mut cx, &self.blocks[m.effect as usize], &mut None);
+        let s = &mut st.s;
+        s.previous = me;
+        s.ply += 1;
+        if cx.again {
+            s.streak += 1;
+        } else {
+            s.streak = 0;
+            s.turns += 1;
+            s.to_move = self.after(me);
+        }
+        (frame, was)
+    }
+
+    /// Undoes `make_light`: the effects' writes and the scalars from the log, then the
+    /// two cells.
+    #[inline(always)]
+    pub fn unmake_light(&self, st: &mut State<W>, m: &Move, frame: Frame, was: Code) {
+        st.undo(&self.codes, frame);
+        let code = st.board[m.to as usize];
+        st.write_unlogged(&self.codes, m.to, was);
+        st.write_unlogged(&self.codes, m.from, code);
+    }
+
     /// A placement or a plain move with no effect block (its `after move` blocks aside).
     #[inline(always)]
     fn plain_shape(m: &Move) -> bool {
@@ -651,6 +709,67 @@ mod tests {
             }
         }
         assert!(bare > 1000, "only {bare} bare moves");
+    }
+
+    /// Men that jump an enemy man, removing it, marking its cell and counting the
+    /// jump, under a condition on the lines from the King: effects that `Writes` tells.
+    const JUMPS: &str = "players { white black }\nboard 6 x 6\nflag mark = none\n\
+        piece King letter K\npiece Man letter M\ncounter jumps = 0\n\
+        setup { white King a1  white Man b2 c2 d2 b3\n black King f6  black Man b5 c5 d5 e5 e4 }\n\
+        moves King { step all to not friend }\n\
+        moves Man { for d in all { let over = from + d\n\
+          move to over + d if over is enemy Man and to is empty then {\n\
+            remove over  set mark at over  jumps += 1 } }\n\
+          step all to empty }\n\
+        legal if not (any d in orthogonal: first occupied from find friend King toward d is enemy Man)\n\
+        pass when no moves\n\
+        end { when no moves and passes >= 1: draw  when jumps >= 6: draw }\n";
+
+    /// Through random games, every legal move that `judged_light` (Shakti's jumps,
+    /// which clear the tile passed over; `JUMPS`'s, which take a man, mark its cell and
+    /// count) leaves the state `make` leaves but for the hash, sets of cells included,
+    /// and `unmake_light` gives the position back whole.
+    #[test]
+    fn a_move_made_light_is_made_as_make_makes_it_but_for_the_hash() {
+        let shakti = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/shakti.game");
+        let shakti = std::fs::read_to_string(shakti).expect("the game");
+        for (path, text) in [("shakti", &shakti[..]), ("jumps", JUMPS)] {
+            let core = Core::<1>::of_text(text);
+            let least = 1000;
+            let (mut sc, mut light, mut moves) = (Scratch::default(), 0, Vec::new());
+            for i in 0..60 {
+                let mut rng = Rng::for_playout(3, i);
+                let mut st = core.start();
+                for _ in 0..200 {
+                    core.legal_moves(&mut st, &mut moves);
+                    for m in &moves {
+                        if !core.judged_light(&st, m) {
+                            continue;
+                        }
+                        light += 1;
+                        let before = st.clone();
+                        let mut made = st.clone();
+                        core.make(&mut made, m);
+                        let (frame, was) = core.make_light(&mut st, m);
+                        made.s.hash = st.s.hash;
+                        assert!(st == made, "{path}: {m:?}");
+                        assert_eq!(st.by_owner, made.by_owner, "{path}: {m:?}");
+                        assert_eq!(st.by_type, made.by_type, "{path}: {m:?}");
+                        assert_eq!(st.occupied, made.occupied, "{path}: {m:?}");
+                        core.unmake_light(&mut st, m, frame, was);
+                        assert!(st == before, "{path}: {m:?} not undone");
+                        assert_eq!(st.by_owner, before.by_owner, "{path}: {m:?}");
+                        assert_eq!(st.occupied, before.occupied, "{path}: {m:?}");
+                    }
+                    let Some(m) = core.random_legal(&mut st, &mut rng, &mut sc) else {
+                        break;
+                    };
+                    core.make(&mut st, &m);
+                    st.commit();
+                }
+            }
+            assert!(light >= least, "{path}: only {light} moves made light");
+        }
     }
 
     /// A shot made from nothing whose effects first put a neutral arrow on its target,

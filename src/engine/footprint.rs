@@ -545,6 +545,13 @@ impl<const W: usize> Footprint<W> {
         })
     }
 
+    /// Whether an effect block writes only what `Writes` tells: cells and flags, at
+    /// the move's ends or at cells it carries, and counters (`Core::make_light`).
+    #[inline(always)]
+    pub fn light(&self, effect: u16) -> bool {
+        self.blocks[effect as usize].is_some()
+    }
+
     /// The cells where a move of `piece` with no effects of its own, starting or ending
     /// there, may change the condition: those whose content it reads, and those whose
     /// flags it reads too when the piece's `after` effects may write a flag it reads.

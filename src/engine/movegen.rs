@@ -384,6 +384,12 @@ impl<const W: usize> Core<W> {
             self.unmake_bare(st, bare);
             return ok;
         }
+        if self.judged_light(st, m) {
+            let (frame, was) = self.make_light(st, m);
+            let ok = legal(self, st, &mut cx);
+            self.unmake_light(st, m, frame, was);
+            return ok;
+        }
         let frame = self.make(st, m);
         let ok = legal(self, st, &mut cx);
         self.unmake(st, frame);
