@@ -214,20 +214,29 @@ impl<const W: usize> Core<W> {
         if stopped {
             return true;
         }
-        st.s.previous = me;
-        st.s.ply += 1;
-        if cx.again {
-            st.s.streak += 1;
+        self.end_move(st, me, cx.again, keys);
+        false
+    }
+
+    /// The scalars at a move's end: the ply counted, and the turn passed unless the
+    /// move asked to go `again` (the side's hash key turned with it when `keys` is
+    /// given).
+    #[inline(always)]
+    fn end_move(&self, st: &mut State<W>, me: u8, again: bool, keys: Option<&Keys>) {
+        let s = &mut st.s;
+        s.previous = me;
+        s.ply += 1;
+        if again {
+            s.streak += 1;
         } else {
-            st.s.streak = 0;
-            st.s.turns += 1;
+            s.streak = 0;
+            s.turns += 1;
             let next = self.after(me);
             if let Some(k) = keys {
-                st.s.hash ^= k.side(me) ^ k.side(next);
+                s.hash ^= k.side(me) ^ k.side(next);
             }
-            st.s.to_move = next;
+            s.to_move = next;
         }
-        false
     }
 
     /// Whether `move_bare` plays `m` as `make` would in position `st`: a placement or a
@@ -290,16 +299,7 @@ impl<const W: usize> Core<W> {
         let mut cx = Ctx::new(me);
         (cx.from, cx.to, cx.slots, cx.cell_choice) = (m.from, m.to, m.slots, m.cell_choice);
         self.effects(st, &mut cx, &self.blocks[m.effect as usize], &mut None);
-        let s = &mut st.s;
-        s.previous = me;
-        s.ply += 1;
-        if cx.again {
-            s.streak += 1;
-        } else {
-            s.streak = 0;
-            s.turns += 1;
-            s.to_move = self.after(me);
-        }
+        self.end_move(st, me, cx.again, None);
         (frame, was)
     }
 
