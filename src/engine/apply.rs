@@ -338,11 +338,7 @@ impl<const W: usize> Core<W> {
         s.last_to = to;
         s.passes = 0;
         s.moves_made[me as usize] += 1;
-        s.previous = me;
-        s.ply += 1;
-        s.streak = 0;
-        s.turns += 1;
-        s.to_move = self.after(me);
+        self.end_move(st, me, false, None);
     }
 
     /// Makes a move that `is_plain` with `move_bare`, keeping what undoes it: the
