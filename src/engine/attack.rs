@@ -92,9 +92,12 @@ pub fn reverse<const W: usize>(x: &ExprCompiler<W>, rules: &[Stmt]) -> (Vec<Rev<
 /// limited length), then one scan per line from the attacked cell for every type sliding
 /// along it to the edge, then the pieces whose rules run forwards.
 pub struct Plan<const W: usize> {
-    /// The steps and leaps, each with its table of where it comes from, so that asking
-    /// one is a lookup and an intersection, whatever its kind.
-    masks: Vec<NearMask<W>>,
+    /// The steps and leaps, so that asking one is a lookup and an intersection,
+    /// whatever its kind.
+    masks: Vec<NearMask>,
+    /// Per cell, per mask: the cells its attackers reach that cell from (one row per
+    /// cell, found with one index).
+    mask_from: Vec<Bits<W>>,
     /// (piece type, index into its reversed rules) of the slides of limited length.
     near: Vec<(u8, u16)>,
     lines: Vec<Line>,
@@ -104,15 +107,14 @@ pub struct Plan<const W: usize> {
 
 /// A step or leap read backwards, for one attacking player: per cell, the cells its
 /// attackers reach that cell from.
-struct NearMask<const W: usize> {
+struct NearMask {
     piece: u8,
     rule: u16,
-    from: Vec<Bits<W>>,
 }
 
-impl<const W: usize> NearMask<W> {
+impl NearMask {
     /// The rule's target test.
-    fn to<'a>(&self, core: &'a Core<W>) -> &'a CTest<W> {
+    fn to<'a, const W: usize>(&self, core: &'a Core<W>) -> &'a CTest<W> {
         match &core.reverse[self.piece as usize][self.rule as usize] {
             Rev::Step { to, .. } | Rev::Slide { to, .. } | Rev::Leap { to, .. } => to,
         }
@@ -124,6 +126,15 @@ impl<const W: usize> NearMask<W> {
 struct Line {
     back: u8,
     slides: Vec<(u8, u16)>,
+}
+
+impl<const W: usize> Plan<W> {
+    /// Per mask, the cells its attackers reach `c` from.
+    #[inline(always)]
+    fn mask_row(&self, c: Cell) -> &[Bits<W>] {
+        let n = self.masks.len();
+        &self.mask_from[c as usize * n..][..n]
+    }
 }
 
 impl<const W: usize> Core<W> {
@@ -138,10 +149,9 @@ impl<const W: usize> Core<W> {
             ecx.depth = cx.depth + 1;
             let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
-            for m in &plan.masks {
+            for (m, from) in plan.masks.iter().zip(plan.mask_row(c)) {
                 let attackers = theirs.and(st.by_type[m.piece as usize]);
-                if m.from[c as usize].intersects(&attackers) && m.to(self).holds(self, st, &ecx, c)
-                {
+                if from.intersects(&attackers) && m.to(self).holds(self, st, &ecx, c) {
                     return true;
                 }
             }
@@ -173,6 +183,9 @@ impl<const W: usize> Core<W> {
                 forwards = forwards.or(theirs
                     .and(st.by_type[p as usize])
                     .and(self.reach[p as usize][c as usize]));
+            }
+            if forwards.is_empty() {
+                continue;
             }
             let mut none = Vec::new();
             let mut e = Emit::new(Mode::Hit(c), &mut none);
@@ -225,9 +238,9 @@ impl<const W: usize> Core<W> {
             ecx.depth = 1;
             let theirs = st.by_owner[enemy as usize];
             let plan = &self.attack_plans[enemy as usize];
-            for m in &plan.masks {
+            for (m, from) in plan.masks.iter().zip(plan.mask_row(c)) {
                 // The attackers a mask finds attack when `c` passes the rule's target test.
-                let found = m.from[c as usize].and(theirs.and(st.by_type[m.piece as usize]));
+                let found = from.and(theirs.and(st.by_type[m.piece as usize]));
                 f = f.or(found);
                 attacked = attacked || (!found.is_empty() && m.to(self).holds(self, st, &ecx, c));
             }
@@ -294,11 +307,13 @@ impl<const W: usize> Core<W> {
         let cx = Ctx::new(me);
         let mut plan = Plan {
             masks: Vec::new(),
+            mask_from: Vec::new(),
             near: Vec::new(),
             lines: Vec::new(),
             forwards: Vec::new(),
         };
         let me = me as usize;
+        let mut froms: Vec<&Vec<Bits<W>>> = Vec::new();
         for (p, rules) in self.reverse.iter().enumerate() {
             for (i, r) in rules.iter().enumerate() {
                 let rule = (p as u8, i as u16);
@@ -313,8 +328,8 @@ impl<const W: usize> Core<W> {
                     plan.masks.push(NearMask {
                         piece: p as u8,
                         rule: i as u16,
-                        from: from.clone(),
                     });
+                    froms.push(from);
                     continue;
                 }
                 let Rev::Slide { dirs, max, .. } = r else {
@@ -339,6 +354,9 @@ impl<const W: usize> Core<W> {
                 plan.forwards.push(p as u8);
             }
         }
+        plan.mask_from = (0..self.geo.cells as usize)
+            .flat_map(|c| froms.iter().map(move |from| from[c]))
+            .collect();
         plan
     }
 
