@@ -13,19 +13,10 @@ cd "$(dirname "$0")/.."
 cargo build --release -q
 regula=target/release/regula
 python3 - "$ref" "$regula" "$secs" "$rounds" <<'PY'
-import json, re, statistics, subprocess, sys, time
-def machine(regula):
-    """The CPU's name and the speed of `regula bench`'s calibration loop: ratios measured on
-    different machines of one kind differ by the machine (an EPYC and a Xeon gave the same
-    build 65% and 51% of a hand-written engine's Tablut), so every table says where it ran."""
-    try:
-        name = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
-    except (OSError, StopIteration):
-        name = "unknown CPU"
-    out = subprocess.run([regula, "bench", "docs/examples/tictactoe.game", "--seconds", "0.3", "--threads", "1", "--format", "json"],
-                         capture_output=True, text=True, check=True).stdout
-    steps = json.loads(out.splitlines()[0])["calibration_steps_per_second"]
-    return f"machine: {name}; calibration loop {steps / 1e6:,.0f} million steps/s"
+import re, statistics, subprocess, sys, time
+# Where the run was, printed under the table (scripts/machine.py).
+sys.path.insert(0, "scripts")
+from machine import machine  # noqa: E402
 ref, regula, secs, rounds = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 # Deep enough that the hand-written engine's perft runs most of a second or more (0.75 s
 # for Shakhmaty's, 1.3 s for Shakti's), so that starting the processes is a small part of

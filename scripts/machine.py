@@ -1,0 +1,19 @@
+"""Where a benchmark ran, for the benchmark scripts (`bench-reference.sh`,
+`bench-examples.sh`) to print under their tables."""
+
+import json
+import subprocess
+
+
+def machine(regula):
+    """The CPU's name and the speed of `regula bench`'s calibration loop: ratios measured on
+    different machines of one kind differ by the machine (an EPYC and a Xeon gave the same
+    build 65% and 51% of a hand-written engine's Tablut), so every table says where it ran."""
+    try:
+        name = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except (OSError, StopIteration):
+        name = "unknown CPU"
+    out = subprocess.run([regula, "bench", "docs/examples/tictactoe.game", "--seconds", "0.3", "--threads", "1", "--format", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    steps = json.loads(out.splitlines()[0])["calibration_steps_per_second"]
+    return f"machine: {name}; calibration loop {steps / 1e6:,.0f} million steps/s"
