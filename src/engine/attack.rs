@@ -105,8 +105,8 @@ pub struct Plan<const W: usize> {
     forwards: Vec<u8>,
 }
 
-/// A step or leap read backwards, for one attacking player: per cell, the cells its
-/// attackers reach that cell from.
+/// A step or leap read backwards, for one attacking player (the cells its attackers reach
+/// each cell from are its column of `Plan::mask_from`).
 struct NearMask {
     piece: u8,
     rule: u16,
