@@ -95,6 +95,20 @@ pub struct Bare {
     was: Code,
 }
 
+impl Bare {
+    /// What undoes `m`, taken before it is made.
+    #[inline(always)]
+    fn before<const W: usize>(st: &State<W>, m: &Move) -> Bare {
+        Bare {
+            frame: st.frame(),
+            piece: m.piece,
+            from: m.from,
+            to: m.to,
+            was: st.board[m.to as usize],
+        }
+    }
+}
+
 impl<const W: usize> Core<W> {
     /// Plays a move on a state and returns the frame that undoes it.
     #[inline]
@@ -282,35 +296,29 @@ impl<const W: usize> Core<W> {
     }
 
     /// What `make` does for a move that `judged_light`, but for the hash of the two
-    /// cells and the `after move` blocks: the piece moves with nothing logged, then its
-    /// effects run as `make` runs them (logged, with the scalars as they stand then),
-    /// then the turn passes. Returns what `unmake_light` needs: the frame before the
-    /// move and what its target held.
+    /// cells and the `after move` blocks: the piece moves as `move_bare` moves it, with
+    /// nothing logged, then its effects run as `make` runs them (logged, with the
+    /// scalars as they stand then), then the turn passes. Returns what `unmake_light`
+    /// needs.
     #[inline(always)]
-    pub fn make_light(&self, st: &mut State<W>, m: &Move) -> (Frame, Code) {
-        let frame = st.frame();
+    pub fn make_light(&self, st: &mut State<W>, m: &Move) -> Bare {
+        let b = Bare::before(st, m);
         let me = st.s.to_move;
-        let (was, code) = (st.board[m.to as usize], st.board[m.from as usize]);
-        st.write_unlogged(&self.codes, m.from, 0);
-        st.write_unlogged(&self.codes, m.to, code);
-        let s = &mut st.s;
-        (s.last_from, s.last_to, s.passes) = (m.from, m.to, 0);
-        s.moves_made[me as usize] += 1;
+        self.start_bare(st, me, m.piece, m.from, m.to);
         let mut cx = Ctx::new(me);
         (cx.from, cx.to, cx.slots, cx.cell_choice) = (m.from, m.to, m.slots, m.cell_choice);
         self.effects(st, &mut cx, &self.blocks[m.effect as usize], &mut None);
         self.end_move(st, me, cx.again, None);
-        (frame, was)
+        b
     }
 
     /// Undoes `make_light`: the effects' writes and the scalars from the log, then the
-    /// two cells.
+    /// two cells as `unmake_bare` puts them back.
     #[inline(always)]
-    pub fn unmake_light(&self, st: &mut State<W>, m: &Move, frame: Frame, was: Code) {
-        st.undo(&self.codes, frame);
-        let code = st.board[m.to as usize];
-        st.write_unlogged(&self.codes, m.to, was);
-        st.write_unlogged(&self.codes, m.from, code);
+    pub fn unmake_light(&self, st: &mut State<W>, b: Bare) {
+        st.undo(&self.codes, b.frame);
+        let me = st.s.to_move;
+        st.unmove_bare(&self.codes, me, b.piece, b.from, b.to, b.was);
     }
 
     /// A placement or a plain move with no effect block (its `after move` blocks aside).
@@ -325,6 +333,14 @@ impl<const W: usize> Core<W> {
     #[inline(always)]
     pub fn move_bare(&self, st: &mut State<W>, piece: u8, from: Cell, to: Cell) {
         let me = st.s.to_move;
+        self.start_bare(st, me, piece, from, to);
+        self.end_move(st, me, false, None);
+    }
+
+    /// A move's start as `move_bare` makes it: the cells (or the hand) written with
+    /// nothing logged, then the scalars a move sets before its effects.
+    #[inline(always)]
+    fn start_bare(&self, st: &mut State<W>, me: u8, piece: u8, from: Cell, to: Cell) {
         if from == NONE {
             st.write_unlogged(&self.codes, to, self.codes.code(me, piece));
             st.hand[me as usize][piece as usize] -= 1;
@@ -338,20 +354,13 @@ impl<const W: usize> Core<W> {
         s.last_to = to;
         s.passes = 0;
         s.moves_made[me as usize] += 1;
-        self.end_move(st, me, false, None);
     }
 
     /// Makes a move that `is_plain` with `move_bare`, keeping what undoes it: the
     /// scalars and the target's old content (`unmake_bare`). Its hash is not kept.
     #[inline(always)]
     pub fn make_bare(&self, st: &mut State<W>, m: &Move) -> Bare {
-        let b = Bare {
-            frame: st.frame(),
-            piece: m.piece,
-            from: m.from,
-            to: m.to,
-            was: st.board[m.to as usize],
-        };
+        let b = Bare::before(st, m);
         self.move_bare(st, m.piece, m.from, m.to);
         b
     }
@@ -746,13 +755,13 @@ mod tests {
                         let before = st.clone();
                         let mut made = st.clone();
                         core.make(&mut made, m);
-                        let (frame, was) = core.make_light(&mut st, m);
+                        let light = core.make_light(&mut st, m);
                         made.s.hash = st.s.hash;
                         assert!(st == made, "{path}: {m:?}");
                         assert_eq!(st.by_owner, made.by_owner, "{path}: {m:?}");
                         assert_eq!(st.by_type, made.by_type, "{path}: {m:?}");
                         assert_eq!(st.occupied, made.occupied, "{path}: {m:?}");
-                        core.unmake_light(&mut st, m, frame, was);
+                        core.unmake_light(&mut st, light);
                         assert!(st == before, "{path}: {m:?} not undone");
                         assert_eq!(st.by_owner, before.by_owner, "{path}: {m:?}");
                         assert_eq!(st.occupied, before.occupied, "{path}: {m:?}");

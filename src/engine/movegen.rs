@@ -385,9 +385,9 @@ impl<const W: usize> Core<W> {
             return ok;
         }
         if self.judged_light(st, m) {
-            let (frame, was) = self.make_light(st, m);
+            let light = self.make_light(st, m);
             let ok = legal(self, st, &mut cx);
-            self.unmake_light(st, m, frame, was);
+            self.unmake_light(st, light);
             return ok;
         }
         let frame = self.make(st, m);

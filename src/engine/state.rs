@@ -401,14 +401,29 @@ impl<const W: usize> State<W> {
         to: Cell,
         was: Code,
     ) {
+        self.unmove_bare(codes, frame.scalars.to_move, piece, from, to, was);
+        self.s = frame.scalars;
+    }
+
+    /// The cells (or the hand) of `undo_bare`, the scalars left as they are: `piece`
+    /// of player `me` went from `from` to `to`, which held `was`.
+    #[inline]
+    pub fn unmove_bare(
+        &mut self,
+        codes: &Codes,
+        me: u8,
+        piece: u8,
+        from: Cell,
+        to: Cell,
+        was: Code,
+    ) {
         let code = self.board[to as usize];
         self.write_unlogged(codes, to, was);
         if from == NONE {
-            self.hand[frame.scalars.to_move as usize][piece as usize] += 1;
+            self.hand[me as usize][piece as usize] += 1;
         } else {
             self.write_unlogged(codes, from, code);
         }
-        self.s = frame.scalars;
     }
 
     /// Forgets the undo log: the moves made so far become permanent.
