@@ -686,7 +686,7 @@ impl<const W: usize> Core<W> {
                 && found.has(from)
                 && let Some(((cells, _), (_, may))) = fp.standing.as_ref().zip(standing.as_mut())
             {
-                let may = *may.insert(cells(self, st, &Ctx::new(me)));
+                let may = *may.get_or_insert_with(|| cells(self, st, &Ctx::new(me)));
                 // Kept apart: these take no value from before the move.
                 let counted = e.count;
                 e.mode = Mode::Stand(may);
