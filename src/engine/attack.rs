@@ -100,7 +100,8 @@ pub struct Plan<const W: usize> {
     mask_from: Vec<Bits<W>>,
     /// (piece type, index into its reversed rules) of the slides of limited length.
     near: Vec<(u8, u16)>,
-    lines: Vec<Line>,
+    /// The lines to the edge, those asked about the same slides together.
+    groups: Vec<Group>,
     /// Piece types with rules run forwards (`Core::attack_rest`).
     forwards: Vec<u8>,
 }
@@ -121,11 +122,26 @@ impl NearMask {
     }
 }
 
-/// A direction looked along from the attacked cell, and the slides (piece type, rule)
-/// that reach it from the first piece met there.
-struct Line {
-    back: u8,
+/// The directions looked along from the attacked cell whose first piece is asked about
+/// the same slides (piece type, rule): a rook's four, a bishop's four. Their first
+/// pieces are found by masks, with no bit scan or branch per direction, joined, and met
+/// with the group's sliders at once, so that only a slider that is a first piece is
+/// looked at (most calls find none), and a group none of whose types the player has is
+/// passed over whole.
+struct Group {
+    /// The directions toward higher cells (a ray's first piece is its lowest).
+    up: Vec<u8>,
+    /// The directions toward lower cells.
+    down: Vec<u8>,
     slides: Vec<(u8, u16)>,
+    /// The slides' piece types, once each.
+    types: Vec<u8>,
+}
+
+impl Group {
+    fn dirs(&self) -> impl Iterator<Item = u8> + '_ {
+        self.up.iter().chain(&self.down).copied()
+    }
 }
 
 impl<const W: usize> Plan<W> {
@@ -144,57 +160,112 @@ impl<const W: usize> Core<W> {
         if cx.depth >= MAX_ATTACK_DEPTH {
             return false;
         }
-        for enemy in (0..self.players).filter(|&p| p != cx.me) {
-            let mut ecx = Ctx::new(enemy);
-            ecx.depth = cx.depth + 1;
-            let theirs = st.by_owner[enemy as usize];
-            let plan = &self.attack_plans[enemy as usize];
-            for (m, from) in plan.masks.iter().zip(plan.mask_row(c)) {
-                let attackers = theirs.and(st.by_type[m.piece as usize]);
-                if from.intersects(&attackers) && m.to(self).holds(self, st, &ecx, c) {
-                    return true;
-                }
+        (0..self.players).any(|enemy| enemy != cx.me && self.attacked_by(st, enemy, cx.depth, c))
+    }
+
+    /// Whether a piece of `enemy` attacks `c`, asked at `depth`. Most calls find no
+    /// attacker, so what only an attacker found needs (the enemy's context, a rule's
+    /// target test) is built or asked only then.
+    #[inline(always)]
+    fn attacked_by(&self, st: &State<W>, enemy: u8, depth: u8, c: Cell) -> bool {
+        let theirs = st.by_owner[enemy as usize];
+        let plan = &self.attack_plans[enemy as usize];
+        let row = plan.mask_row(c);
+        // Every mask's attackers joined, with no branch per mask: one is rarely there.
+        let near = (plan.masks.iter().zip(row)).fold(Bits::EMPTY, |s, (m, from)| {
+            s.or(from.and(st.by_type[m.piece as usize]))
+        });
+        if near.intersects(&theirs) && self.masks_attack(st, plan, enemy, depth, c) {
+            return true;
+        }
+        for &(p, i) in &plan.near {
+            let attackers = theirs.and(st.by_type[p as usize]);
+            if !attackers.is_empty()
+                && self.limited_slide_reaches(
+                    st,
+                    &Self::enemy_cx(enemy, depth),
+                    c,
+                    &self.reverse[p as usize][i as usize],
+                    attackers,
+                )
+            {
+                return true;
             }
-            for &(p, i) in &plan.near {
-                let attackers = theirs.and(st.by_type[p as usize]);
-                if !attackers.is_empty()
-                    && self.limited_slide_reaches(
-                        st,
-                        &ecx,
-                        c,
-                        &self.reverse[p as usize][i as usize],
-                        attackers,
-                    )
-                {
-                    return true;
-                }
-            }
-            for line in &plan.lines {
-                let x = self.first_in(c, line.back, st.occupied);
-                if x != NONE && theirs.has(x) && self.slides_reach(st, &ecx, c, line, x) {
-                    return true;
-                }
-            }
-            if plan.forwards.is_empty() {
+        }
+        for g in &plan.groups {
+            let sliders = (g.types.iter())
+                .fold(Bits::EMPTY, |s, &p| s.or(st.by_type[p as usize]))
+                .and(theirs);
+            if sliders.is_empty() {
                 continue;
             }
-            let mut forwards = Bits::EMPTY;
-            for &p in &plan.forwards {
-                forwards = forwards.or(theirs
-                    .and(st.by_type[p as usize])
-                    .and(self.reach[p as usize][c as usize]));
+            let hits = self.firsts(c, g, st.occupied).and(sliders);
+            if !hits.is_empty() && self.hits_attack(st, g, hits, enemy, depth, c) {
+                return true;
             }
-            if forwards.is_empty() {
-                continue;
-            }
-            let mut none = Vec::new();
-            let mut e = Emit::new(Mode::Hit(c), &mut none);
-            for from in forwards.iter() {
-                let p = self.codes.piece[st.board[from as usize] as usize];
-                ecx.from = from;
-                if self.generate(st, &mut ecx, &self.attack_rest[p as usize], &mut e) {
-                    return true;
-                }
+        }
+        let forwards = (plan.forwards.iter()).fold(Bits::EMPTY, |s, &p| {
+            s.or(st.by_type[p as usize].and(self.reach[p as usize][c as usize]))
+        });
+        forwards.intersects(&theirs)
+            && self.forwards_attack(st, forwards.and(theirs), enemy, depth, c)
+    }
+
+    /// The context of `enemy`'s rules asked from `attacked` at `depth`.
+    fn enemy_cx(enemy: u8, depth: u8) -> Ctx {
+        let mut ecx = Ctx::new(enemy);
+        ecx.depth = depth + 1;
+        ecx
+    }
+
+    /// Whether a step or leap of `enemy`'s reaches `c`, one of its attackers a mask away.
+    /// Out of line, as the rest of what `attacked_by` asks only when an attacker is
+    /// found: what it keeps at hand then is not kept by every call.
+    #[inline(never)]
+    fn masks_attack(&self, st: &State<W>, plan: &Plan<W>, enemy: u8, depth: u8, c: Cell) -> bool {
+        let ecx = Self::enemy_cx(enemy, depth);
+        let theirs = st.by_owner[enemy as usize];
+        plan.masks.iter().zip(plan.mask_row(c)).any(|(m, from)| {
+            from.intersects(&theirs.and(st.by_type[m.piece as usize]))
+                && m.to(self).holds(self, st, &ecx, c)
+        })
+    }
+
+    /// Whether one of `hits`, the first pieces along a group's lines that slide along
+    /// them, reaches `c`.
+    #[inline(never)]
+    fn hits_attack(
+        &self,
+        st: &State<W>,
+        g: &Group,
+        hits: Bits<W>,
+        enemy: u8,
+        depth: u8,
+        c: Cell,
+    ) -> bool {
+        let ecx = Self::enemy_cx(enemy, depth);
+        hits.iter()
+            .any(|x| self.slides_reach(st, &ecx, c, &g.slides, x))
+    }
+
+    /// Whether one of `forwards`, pieces of `enemy` whose rules run forwards, reaches `c`.
+    #[inline(never)]
+    fn forwards_attack(
+        &self,
+        st: &State<W>,
+        forwards: Bits<W>,
+        enemy: u8,
+        depth: u8,
+        c: Cell,
+    ) -> bool {
+        let mut none = Vec::new();
+        let mut e = Emit::new(Mode::Hit(c), &mut none);
+        let mut ecx = Self::enemy_cx(enemy, depth);
+        for from in forwards.iter() {
+            let p = self.codes.piece[st.board[from as usize] as usize];
+            ecx.from = from;
+            if self.generate(st, &mut ecx, &self.attack_rest[p as usize], &mut e) {
+                return true;
             }
         }
         false
@@ -232,7 +303,6 @@ impl<const W: usize> Core<W> {
             }
             NONE
         };
-        let piece = |x: Cell| self.codes.piece[st.board[x as usize] as usize];
         for enemy in (0..self.players).filter(|&p| p != me) {
             let mut ecx = Ctx::new(enemy);
             ecx.depth = 1;
@@ -260,19 +330,20 @@ impl<const W: usize> Core<W> {
                     || (!attackers.is_empty()
                         && self.limited_slide_reaches(st, &ecx, c, r, attackers));
             }
-            for l in &plan.lines {
-                // No piece that slides along the line stands on it: nothing it holds
-                // attacks `c`, nor would once opened.
-                let sliders = (l.slides.iter())
-                    .fold(Bits::EMPTY, |s, &(p, _)| s.or(st.by_type[p as usize]))
+            for g in &plan.groups {
+                let sliders = (g.types.iter())
+                    .fold(Bits::EMPTY, |s, &p| s.or(st.by_type[p as usize]))
                     .and(theirs);
-                if !self.geo.ray_mask[c as usize][l.back as usize & 7].intersects(&sliders) {
-                    continue;
+                for back in g.dirs() {
+                    // No piece that slides along the line stands on it: nothing it holds
+                    // attacks `c`, nor would once opened.
+                    if !self.geo.ray_mask[c as usize][back as usize & 7].intersects(&sliders) {
+                        continue;
+                    }
+                    let first = line(&mut f, back, &|x| sliders.has(x));
+                    attacked = attacked
+                        || (first != NONE && self.slides_reach(st, &ecx, c, &g.slides, first));
                 }
-                let first = line(&mut f, l.back, &|x| {
-                    theirs.has(x) && l.slides.iter().any(|&(p, _)| p == piece(x))
-                });
-                attacked = attacked || (first != NONE && self.slides_reach(st, &ecx, c, l, first));
             }
             for &p in &plan.forwards {
                 let reach = self.reach[p as usize][c as usize];
@@ -284,18 +355,42 @@ impl<const W: usize> Core<W> {
         Some((f, attacked))
     }
 
-    /// Whether a slide of line `l` of the piece on `x`, the first met from `c` along it,
-    /// reaches `c`: one of its type's slides along the line whose target test `c` passes.
+    /// Whether one of `slides` (those along a line) of the piece on `x`, the first met
+    /// from `c` along the line, reaches `c`: one of its type's whose target test `c`
+    /// passes.
     #[inline]
-    fn slides_reach(&self, st: &State<W>, ecx: &Ctx, c: Cell, l: &Line, x: Cell) -> bool {
+    fn slides_reach(
+        &self,
+        st: &State<W>,
+        ecx: &Ctx,
+        c: Cell,
+        slides: &[(u8, u16)],
+        x: Cell,
+    ) -> bool {
         let t = self.codes.piece[st.board[x as usize] as usize];
-        l.slides.iter().any(|&(p, i)| {
+        slides.iter().any(|&(p, i)| {
             p == t
                 && match &self.reverse[p as usize][i as usize] {
                     Rev::Slide { to, .. } => to.holds(self, st, ecx, c),
                     _ => false,
                 }
         })
+    }
+
+    /// The first piece from `c` along each of a group's directions, as one set.
+    #[inline(always)]
+    fn firsts(&self, c: Cell, g: &Group, occupied: Bits<W>) -> Bits<W> {
+        let rays = &self.geo.ray_mask[c as usize];
+        let mut firsts = Bits::EMPTY;
+        for &d in &g.up {
+            let hits = rays[d as usize & 7].and(occupied);
+            firsts = firsts.or(hits.and(hits.through_lowest()));
+        }
+        for &d in &g.down {
+            let hits = rays[d as usize & 7].and(occupied);
+            firsts = firsts.or(hits.and(hits.down_to_highest()));
+        }
+        firsts
     }
 
     /// Gathers each player's `Plan` from the rules read backwards.
@@ -309,9 +404,11 @@ impl<const W: usize> Core<W> {
             masks: Vec::new(),
             mask_from: Vec::new(),
             near: Vec::new(),
-            lines: Vec::new(),
+            groups: Vec::new(),
             forwards: Vec::new(),
         };
+        // Per direction looked along, the slides that reach the cell from its first piece.
+        let mut lines: Vec<(u8, Vec<(u8, u16)>)> = Vec::new();
         let me = me as usize;
         let mut froms: Vec<&Vec<Bits<W>>> = Vec::new();
         for (p, rules) in self.reverse.iter().enumerate() {
@@ -341,17 +438,36 @@ impl<const W: usize> Core<W> {
                 }
                 for &d in dirs {
                     let back = self.geo.opposite[self.dir(&cx, d) as usize & (MAX_DIRS - 1)];
-                    match plan.lines.iter_mut().find(|l| l.back == back) {
-                        Some(line) => line.slides.push(rule),
-                        None => plan.lines.push(Line {
-                            back,
-                            slides: vec![rule],
-                        }),
+                    match lines.iter_mut().find(|l| l.0 == back) {
+                        Some(line) => line.1.push(rule),
+                        None => lines.push((back, vec![rule])),
                     }
                 }
             }
             if !self.attack_rest[p].is_empty() {
                 plan.forwards.push(p as u8);
+            }
+        }
+        for (back, slides) in lines {
+            let g = match plan.groups.iter_mut().position(|g| g.slides == slides) {
+                Some(i) => &mut plan.groups[i],
+                None => {
+                    let mut types: Vec<u8> = slides.iter().map(|&(p, _)| p).collect();
+                    types.sort_unstable();
+                    types.dedup();
+                    plan.groups.push(Group {
+                        up: Vec::new(),
+                        down: Vec::new(),
+                        slides,
+                        types,
+                    });
+                    plan.groups.last_mut().expect("pushed")
+                }
+            };
+            if self.geo.increasing[back as usize & (MAX_DIRS - 1)] {
+                g.up.push(back);
+            } else {
+                g.down.push(back);
             }
         }
         plan.mask_from = (0..self.geo.cells as usize)
