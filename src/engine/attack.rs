@@ -649,7 +649,7 @@ mod tests {
 
     /// Whether a piece of a player other than `me` reaches `c` by its attack rules run
     /// forwards, piece by piece.
-    fn by_every_piece(core: &Core<1>, st: &State<1>, me: u8, c: Cell) -> bool {
+    fn by_every_piece<const W: usize>(core: &Core<W>, st: &State<W>, me: u8, c: Cell) -> bool {
         (0..core.players).filter(|&p| p != me).any(|enemy| {
             st.by_owner[enemy as usize].iter().any(|from| {
                 let p = core.codes.piece[st.board[from as usize] as usize];
@@ -665,7 +665,7 @@ mod tests {
 
     /// Forty positions of random games from the start, game `i` cut after `i % cut`
     /// placements, each with its number.
-    fn random_positions(core: &Core<1>, seed: u64, cut: u64) -> Vec<(u64, Pos<1>)> {
+    fn random_positions<const W: usize>(core: &Core<W>, seed: u64, cut: u64) -> Vec<(u64, Pos<W>)> {
         let mut sc = Scratch::default();
         (0..40)
             .map(|game| {
@@ -684,12 +684,18 @@ mod tests {
 
     #[test]
     fn the_plan_finds_the_attackers_that_running_every_piece_finds() {
-        let core = Core::<1>::of_text(GAME);
+        plan_finds_every_attacker(&Core::<1>::of_text(GAME));
+        // On a board of two words, where a line's first piece may lie in either word.
+        let wide = GAME.replace("board 8 x 8", "board 10 x 10");
+        plan_finds_every_attacker(&Core::<2>::of_text(&wide));
+    }
+
+    fn plan_finds_every_attacker<const W: usize>(core: &Core<W>) {
         let (mut attacked, mut quiet) = (0, 0);
-        for (game, pos) in random_positions(&core, 9, 33) {
+        for (game, pos) in random_positions(core, 9, 33) {
             for me in 0..2 {
                 for c in 0..core.geo.cells {
-                    let want = by_every_piece(&core, &pos.st, me, c);
+                    let want = by_every_piece(core, &pos.st, me, c);
                     let got = core.attacked(&pos.st, &Ctx::new(me), c);
                     assert_eq!(got, want, "game {game}, cell {c}, player {me}");
                     if want {
