@@ -142,6 +142,14 @@ impl Group {
     fn dirs(&self) -> impl Iterator<Item = u8> + '_ {
         self.up.iter().chain(&self.down).copied()
     }
+
+    /// The pieces of `theirs` (one player's) of the group's types.
+    #[inline(always)]
+    fn sliders<const W: usize>(&self, st: &State<W>, theirs: Bits<W>) -> Bits<W> {
+        (self.types.iter())
+            .fold(Bits::EMPTY, |s, &p| s.or(st.by_type[p as usize]))
+            .and(theirs)
+    }
 }
 
 impl<const W: usize> Plan<W> {
@@ -193,9 +201,7 @@ impl<const W: usize> Core<W> {
             }
         }
         for g in &plan.groups {
-            let sliders = (g.types.iter())
-                .fold(Bits::EMPTY, |s, &p| s.or(st.by_type[p as usize]))
-                .and(theirs);
+            let sliders = g.sliders(st, theirs);
             if sliders.is_empty() {
                 continue;
             }
@@ -331,9 +337,7 @@ impl<const W: usize> Core<W> {
                         && self.limited_slide_reaches(st, &ecx, c, r, attackers));
             }
             for g in &plan.groups {
-                let sliders = (g.types.iter())
-                    .fold(Bits::EMPTY, |s, &p| s.or(st.by_type[p as usize]))
-                    .and(theirs);
+                let sliders = g.sliders(st, theirs);
                 for back in g.dirs() {
                     // No piece that slides along the line stands on it: nothing it holds
                     // attacks `c`, nor would once opened.
