@@ -56,10 +56,22 @@ struct Filter<const W: usize> {
     per_player: Vec<Vec<(i32, Bits<W>)>>,
 }
 
+/// Shifts next to each other in a batch that share a statement, so a guard, a filter,
+/// a target test and whether they slide: asked once for all of them, not shift by
+/// shift.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// The run's shifts: `start..end` of the player's.
+    start: u32,
+    end: u32,
+}
+
 /// A piece type's rules as shifts, per player (directions such as `forward` differ),
 /// and the `if`s on the position they are under.
 pub struct Batch<const W: usize> {
     per_player: Vec<Vec<Shift<W>>>,
+    /// Each player's shifts as runs, in order.
+    runs: Vec<Vec<Run>>,
     /// The `if`s of the rules whose conditions are asked before a draw (`Core::guards`).
     pub(super) guards: Vec<Guard>,
     /// The `if`s of the rules on the piece's own cell.
@@ -183,7 +195,7 @@ impl<const W: usize> Core<W> {
         if drawn.is_empty() || drawn.len() > u8::MAX as usize {
             return None;
         }
-        let per_player = (0..self.players)
+        let per_player: Vec<Vec<Shift<W>>> = (0..self.players)
             .map(|p| {
                 let cx = Ctx::new(p);
                 let mut shifts = Vec::new();
@@ -220,8 +232,10 @@ impl<const W: usize> Core<W> {
                 Some(shifts)
             })
             .collect::<Option<_>>()?;
+        let runs = per_player.iter().map(|shifts| runs_of(shifts)).collect();
         Some(Batch {
             per_player,
+            runs,
             guards,
             filters,
         })
@@ -609,50 +623,54 @@ impl<const W: usize> Core<W> {
         let me = st.s.to_move as usize;
         let cx = Ctx::new(me as u8);
         let empty = self.geo.all.minus(st.occupied);
-        let (mut at, mut targets, mut open) = (u8::MAX, Bits::EMPTY, Bits::EMPTY);
-        let (mut filtered_by, mut filtered) = (UNGUARDED, pieces);
-        for sh in batch.shifts(me) {
-            if GUARDED && sh.guard != UNGUARDED && holding >> sh.guard & 1 == 0 {
-                f(sh, Bits::EMPTY);
+        let shifts = batch.shifts(me);
+        let runs = &batch.runs[me.min(batch.runs.len() - 1)];
+        for run in runs {
+            let run = &shifts[run.start as usize..run.end as usize];
+            let first = &run[0];
+            if GUARDED && first.guard != UNGUARDED && holding >> first.guard & 1 == 0 {
+                for sh in run {
+                    f(sh, Bits::EMPTY);
+                }
                 continue;
             }
-            let pieces = if FILTERED && sh.filter != UNGUARDED {
-                if sh.filter != filtered_by {
-                    filtered_by = sh.filter;
-                    filtered = self.filter_pieces(st, &cx, piece, batch, sh.filter, pieces);
-                }
-                filtered
+            let pieces = if FILTERED && first.filter != UNGUARDED {
+                self.filter_pieces(st, &cx, piece, batch, first.filter, pieces)
             } else {
                 pieces
             };
-            if sh.rule != at {
-                at = sh.rule;
-                let rule = if GUARDED {
-                    self.shift_stmt(piece, sh)
-                } else {
-                    &self.moves[piece as usize][sh.stmt as usize]
-                };
-                let (to, through) = match rule {
-                    CStmt::Step { to, .. } | CStmt::MoveTo { to, .. } => (to, None),
-                    CStmt::Slide { to, through, .. } => (to, through.as_ref()),
-                    _ => unreachable!("a batch holds steps, jumps and slides"),
-                };
-                targets = to.set(self, st, &cx).expect("a set test");
-                // What a slide may enter: any cell but a wall.
-                open = match through {
-                    None => self.geo.all,
-                    Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
-                };
-            }
-            let (from, k) = (pieces.and(sh.has), sh.delta.unsigned_abs());
-            let reached = match (sh.slide, sh.delta < 0, sh.short) {
-                (false, ..) => from.shift(sh.delta),
-                (_, true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
-                (_, true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
-                (_, false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
-                (_, false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
+            let rule = if GUARDED {
+                self.shift_stmt(piece, first)
+            } else {
+                &self.moves[piece as usize][first.stmt as usize]
             };
-            f(sh, reached.and(targets));
+            let (to, through) = match rule {
+                CStmt::Step { to, .. } | CStmt::MoveTo { to, .. } => (to, None),
+                CStmt::Slide { to, through, .. } => (to, through.as_ref()),
+                _ => unreachable!("a batch holds steps, jumps and slides"),
+            };
+            let targets = to.set(self, st, &cx).expect("a set test");
+            if !first.slide {
+                for sh in run {
+                    f(sh, pieces.and(sh.has).shift(sh.delta).and(targets));
+                }
+                continue;
+            }
+            // What a slide may enter: any cell but a wall.
+            let open = match through {
+                None => self.geo.all,
+                Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
+            };
+            for sh in run {
+                let (from, k) = (pieces.and(sh.has), sh.delta.unsigned_abs());
+                let reached = match (sh.delta < 0, sh.short) {
+                    (true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
+                    (true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
+                    (false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
+                    (false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
+                };
+                f(sh, reached.and(targets));
+            }
         }
     }
 
@@ -715,6 +733,21 @@ impl<const W: usize> Core<W> {
         }
         reached.or(fill.shift_by::<DOWN, SHORT>(k).and(open))
     }
+}
+
+/// Shifts split where their statement changes (`Shift::rule`).
+fn runs_of<const W: usize>(shifts: &[Shift<W>]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (i, sh) in shifts.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if shifts[r.start as usize].rule == sh.rule => r.end = i as u32 + 1,
+            _ => runs.push(Run {
+                start: i as u32,
+                end: i as u32 + 1,
+            }),
+        }
+    }
+    runs
 }
 
 /// A statement's directions, whether it slides, its effect block and how many steps
