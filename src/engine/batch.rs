@@ -625,6 +625,8 @@ impl<const W: usize> Core<W> {
         let empty = self.geo.all.minus(st.occupied);
         let shifts = batch.shifts(me);
         let runs = &batch.runs[me.min(batch.runs.len() - 1)];
+        // The statements of one `if` on the piece's own cell share its pieces.
+        let (mut filtered_by, mut filtered) = (UNGUARDED, pieces);
         for run in runs {
             let run = &shifts[run.start as usize..run.end as usize];
             let first = &run[0];
@@ -635,7 +637,11 @@ impl<const W: usize> Core<W> {
                 continue;
             }
             let pieces = if FILTERED && first.filter != UNGUARDED {
-                self.filter_pieces(st, &cx, piece, batch, first.filter, pieces)
+                if first.filter != filtered_by {
+                    filtered_by = first.filter;
+                    filtered = self.filter_pieces(st, &cx, piece, batch, first.filter, pieces);
+                }
+                filtered
             } else {
                 pieces
             };
