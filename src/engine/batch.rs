@@ -662,44 +662,61 @@ impl<const W: usize> Core<W> {
                 }
                 continue;
             }
-            // What a slide may enter: any cell but a wall.
-            let open = match through {
-                None => self.geo.all,
-                Some(t) => (t.set(self, st, &cx).expect("a set test")).or(st.occupied),
-            };
-            for sh in run {
-                let (from, k) = (pieces.and(sh.has), sh.delta.unsigned_abs());
-                let reached = match (sh.delta < 0, sh.short) {
-                    (true, true) => self.slide_fill::<true, true>(from, empty, open, sh.has, k),
-                    (true, false) => self.slide_fill::<true, false>(from, empty, open, sh.has, k),
-                    (false, true) => self.slide_fill::<false, true>(from, empty, open, sh.has, k),
-                    (false, false) => self.slide_fill::<false, false>(from, empty, open, sh.has, k),
-                };
-                f(sh, reached.and(targets));
+            // What a slide may enter: any cell but a wall. With none, every fill's cells
+            // are the board's, and not masked again.
+            match through {
+                None => self.slide_run::<false>(run, pieces, empty, self.geo.all, targets, &mut f),
+                Some(t) => {
+                    let open = (t.set(self, st, &cx).expect("a set test")).or(st.occupied);
+                    self.slide_run::<true>(run, pieces, empty.and(open), open, targets, &mut f)
+                }
             }
         }
     }
 
+    /// `each_shift_in` for a run of slides, `pass` the cells they may cross (empty, and
+    /// with `WALLED`, `open`).
+    #[inline(always)]
+    fn slide_run<const WALLED: bool>(
+        &self,
+        run: &[Shift<W>],
+        pieces: Bits<W>,
+        pass: Bits<W>,
+        open: Bits<W>,
+        targets: Bits<W>,
+        f: &mut impl FnMut(&Shift<W>, Bits<W>),
+    ) {
+        for sh in run {
+            let (from, k, has) = (pieces.and(sh.has), sh.delta.unsigned_abs(), sh.has);
+            let reached = match (sh.delta < 0, sh.short) {
+                (true, true) => self.slide_fill::<true, true, WALLED>(from, pass, open, has, k),
+                (true, false) => self.slide_fill::<true, false, WALLED>(from, pass, open, has, k),
+                (false, true) => self.slide_fill::<false, true, WALLED>(from, pass, open, has, k),
+                (false, false) => self.slide_fill::<false, false, WALLED>(from, pass, open, has, k),
+            };
+            f(sh, reached.and(targets));
+        }
+    }
+
     /// The cells slides from `from` reach by steps of `delta` (a translation, `has` the
-    /// cells with a neighbour that way), up to and including the first cell not `empty`,
-    /// entering only `open` cells (`slide_fill`).
+    /// cells with a neighbour that way), up to and including the first cell they may not
+    /// `pass` (`slide_fill`, with no walls).
     #[inline(always)]
     pub(super) fn line_fill(
         &self,
         from: Bits<W>,
         delta: i32,
-        empty: Bits<W>,
-        open: Bits<W>,
+        pass: Bits<W>,
         has: Bits<W>,
     ) -> Bits<W> {
         // Every shift of the fill one way: no test of its sign per shift, nor of its size
         // when the doubling steps stay under a word.
-        let k = delta.unsigned_abs();
+        let (k, all) = (delta.unsigned_abs(), self.geo.all);
         match (delta < 0, self.fills_short(delta)) {
-            (true, true) => self.slide_fill::<true, true>(from, empty, open, has, k),
-            (true, false) => self.slide_fill::<true, false>(from, empty, open, has, k),
-            (false, true) => self.slide_fill::<false, true>(from, empty, open, has, k),
-            (false, false) => self.slide_fill::<false, false>(from, empty, open, has, k),
+            (true, true) => self.slide_fill::<true, true, false>(from, pass, all, has, k),
+            (true, false) => self.slide_fill::<true, false, false>(from, pass, all, has, k),
+            (false, true) => self.slide_fill::<false, true, false>(from, pass, all, has, k),
+            (false, false) => self.slide_fill::<false, false, false>(from, pass, all, has, k),
         }
     }
 
@@ -711,21 +728,23 @@ impl<const W: usize> Core<W> {
 
     /// The cells slides from `from` (the sliding pieces with a cell beyond them, `has`)
     /// reach one step of `k` at a time, down with `DOWN`, up to and including the first
-    /// cell not empty, and only `open` cells. The cells a slide crosses and may go on
-    /// from (empty, open, with a cell beyond) are filled from those first reached through
-    /// chains of them, by doubling steps (one, two, four… cells at once, as many rounds
-    /// as the longest ray needs), with no loop waiting for every slide to stop.
+    /// cell they may not `pass` (one not empty, or with `WALLED` not `open`), and only
+    /// `open` cells (with `WALLED` false, every cell is). The cells a slide crosses and
+    /// may go on from (passable, with a cell beyond) are filled from those first reached
+    /// through chains of them, by doubling steps (one, two, four… cells at once, as many
+    /// rounds as the longest ray needs), with no loop waiting for every slide to stop.
     #[inline(always)]
-    fn slide_fill<const DOWN: bool, const SHORT: bool>(
+    fn slide_fill<const DOWN: bool, const SHORT: bool, const WALLED: bool>(
         &self,
         from: Bits<W>,
-        empty: Bits<W>,
+        pass: Bits<W>,
         open: Bits<W>,
         has: Bits<W>,
         k: u32,
     ) -> Bits<W> {
-        let on = empty.and(open).and(has);
-        let reached = from.shift_by::<DOWN, SHORT>(k).and(open);
+        let walls = |b: Bits<W>| if WALLED { b.and(open) } else { b };
+        let on = pass.and(has);
+        let reached = walls(from.shift_by::<DOWN, SHORT>(k));
         let mut fill = reached.and(on);
         if fill.is_empty() {
             return reached;
@@ -737,7 +756,7 @@ impl<const W: usize> Core<W> {
             step *= 2;
             fill = fill.or(pro.and(fill.shift_by::<DOWN, SHORT>(step)));
         }
-        reached.or(fill.shift_by::<DOWN, SHORT>(k).and(open))
+        reached.or(walls(fill.shift_by::<DOWN, SHORT>(k)))
     }
 }
 

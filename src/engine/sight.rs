@@ -90,7 +90,7 @@ impl<const W: usize> ExprCompiler<'_, W> {
                         // once, by a fill (as slides are batched); else piece by piece.
                         let seeing = match core.geo.translation[back] {
                             Some((delta, has)) => {
-                                core.line_fill(ends.and(has), delta, through, core.geo.all, has)
+                                core.line_fill(ends.and(has), delta, through, has)
                             }
                             None => ends.iter().fold(Bits::EMPTY, |seeing, p| {
                                 seeing.or(core.ray_to_first(p as usize, back, stops))
