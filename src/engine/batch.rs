@@ -975,8 +975,9 @@ mod tests {
         assert!(guarded > 100 && stopped > 20, "{guarded} {stopped}");
     }
 
-    /// `if`s on the piece's own cell (a pawn's double step; a cell that must be of a
-    /// region; both beside a test of a counter): their pieces are filtered as a set, and
+    /// `if`s on the piece's own cell (a pawn's double step, with a second statement in
+    /// its `if`; a cell that must be of a region; both beside a test of a counter): their
+    /// pieces are filtered as a set, and
     /// their counts and moves are those of the pieces run one by one. With only such
     /// types, the draw from the sets alone draws legal moves.
     #[test]
@@ -990,7 +991,10 @@ mod tests {
             piece Pawn letter P\npiece Guard letter G\n\
             moves Pawn {\n\
               step forward to empty\n\
-              if from in start and from + forward is empty { move to from + forward * 2 if to is empty }\n\
+              if from in start and from + forward is empty {\n\
+                move to from + forward * 2 if to is empty\n\
+                step backward to empty\n\
+              }\n\
               step forward-left, forward-right to enemy\n\
             }\n\
             moves Guard {\n\
