@@ -13,7 +13,7 @@ use super::evaluate::{Ctx, ExprCompiler};
 use super::generate::{CStmt, Emit, Mode};
 use super::state::{Cell, NONE, State};
 use crate::geometry::MAX_DIRS;
-use crate::ir::{DirRef, Stmt};
+use crate::ir::{DirRef, MAX_PIECES, Stmt};
 
 /// How deep `attacked` may nest (an attack rule that itself asks whether a cell is attacked).
 const MAX_ATTACK_DEPTH: u8 = 2;
@@ -104,6 +104,12 @@ pub struct Plan<const W: usize> {
     groups: Vec<Group>,
     /// Piece types with rules run forwards (`Core::attack_rest`).
     forwards: Vec<u8>,
+    /// The piece types with any attack rule, and per cell, per such type (one row per
+    /// cell): every cell one of its pieces could attack the cell from on an empty board.
+    /// Most calls are answered by these alone, with no look at a rule: no piece of the
+    /// player stands where its type could attack from.
+    types: Vec<u8>,
+    danger: Vec<Bits<W>>,
 }
 
 /// A step or leap read backwards, for one attacking player (the cells its attackers reach
@@ -159,6 +165,13 @@ impl<const W: usize> Plan<W> {
         let n = self.masks.len();
         &self.mask_from[c as usize * n..][..n]
     }
+
+    /// Per type of `types`, the cells its pieces could attack `c` from.
+    #[inline(always)]
+    fn danger_row(&self, c: Cell) -> &[Bits<W>] {
+        let n = self.types.len();
+        &self.danger[c as usize * n..][..n]
+    }
 }
 
 impl<const W: usize> Core<W> {
@@ -171,11 +184,24 @@ impl<const W: usize> Core<W> {
         (0..self.players).any(|enemy| enemy != cx.me && self.attacked_by(st, enemy, cx.depth, c))
     }
 
-    /// Whether a piece of `enemy` attacks `c`, asked at `depth`. Most calls find no
-    /// attacker, so what only an attacker found needs (the enemy's context, a rule's
-    /// target test) is built or asked only then.
+    /// Whether a piece of `enemy` attacks `c`, asked at `depth`: most calls are answered
+    /// by the plan's `danger` alone, in a few instructions kept apart from the rest,
+    /// which looks at the rules.
     #[inline(always)]
     fn attacked_by(&self, st: &State<W>, enemy: u8, depth: u8, c: Cell) -> bool {
+        let plan = &self.attack_plans[enemy as usize];
+        let could = (plan.types.iter().zip(plan.danger_row(c)))
+            .fold(Bits::EMPTY, |s, (&p, from)| {
+                s.or(from.and(st.by_type[p as usize & (MAX_PIECES - 1)]))
+            });
+        could.intersects(&st.by_owner[enemy as usize]) && self.attacked_near(st, enemy, depth, c)
+    }
+
+    /// `attacked_by` when a piece of `enemy` stands where its type could attack `c` from.
+    /// What only an attacker found needs (the enemy's context, a rule's target test) is
+    /// built or asked only then.
+    #[inline(never)]
+    fn attacked_near(&self, st: &State<W>, enemy: u8, depth: u8, c: Cell) -> bool {
         let theirs = st.by_owner[enemy as usize];
         let plan = &self.attack_plans[enemy as usize];
         let row = plan.mask_row(c);
@@ -410,6 +436,8 @@ impl<const W: usize> Core<W> {
             near: Vec::new(),
             groups: Vec::new(),
             forwards: Vec::new(),
+            types: Vec::new(),
+            danger: Vec::new(),
         };
         // Per direction looked along, the slides that reach the cell from its first piece.
         let mut lines: Vec<(u8, Vec<(u8, u16)>)> = Vec::new();
@@ -477,7 +505,47 @@ impl<const W: usize> Core<W> {
         plan.mask_from = (0..self.geo.cells as usize)
             .flat_map(|c| froms.iter().map(move |from| from[c]))
             .collect();
+        self.plan_danger(&mut plan, &cx);
         plan
+    }
+
+    /// `Plan::types` and `Plan::danger`, over-approximated: a slide's whole lines, a
+    /// forward rule's `reach`.
+    fn plan_danger(&self, plan: &mut Plan<W>, cx: &Ctx) {
+        let n = self.reverse.len();
+        let mut from = vec![vec![Bits::<W>::EMPTY; self.geo.cells as usize]; n];
+        let mut any = vec![false; n];
+        let mut join = |p: usize, cell_from: &dyn Fn(usize) -> Bits<W>| {
+            any[p] = true;
+            for (c, f) in from[p].iter_mut().enumerate() {
+                *f = f.or(cell_from(c));
+            }
+        };
+        let masks = plan.masks.len();
+        for (i, m) in plan.masks.iter().enumerate() {
+            join(m.piece as usize, &|c| plan.mask_from[c * masks + i]);
+        }
+        for (p, rules) in self.reverse.iter().enumerate() {
+            for r in rules {
+                let Rev::Slide { dirs, .. } = r else { continue };
+                for &d in dirs {
+                    let back = self.geo.opposite[self.dir(cx, d) as usize & (MAX_DIRS - 1)];
+                    join(p, &|c| self.geo.ray_mask[c][back as usize & (MAX_DIRS - 1)]);
+                }
+            }
+        }
+        for &p in &plan.forwards {
+            join(p as usize, &|c| self.reach[p as usize][c]);
+        }
+        plan.types = (0..n as u8).filter(|&p| any[p as usize]).collect();
+        plan.danger = (0..self.geo.cells as usize)
+            .flat_map(|c| {
+                plan.types
+                    .iter()
+                    .map(|&p| from[p as usize][c])
+                    .collect::<Vec<_>>()
+            })
+            .collect();
     }
 
     /// Whether one of `attackers` (pieces of `ecx.me`) reaches `c` by slide `r`, of

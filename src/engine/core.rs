@@ -809,7 +809,6 @@ impl<const W: usize> Core<W> {
             && core.program.game.priority.is_none()
             && !core.may_duplicate.contains(&true);
         core.tabulate_reverse();
-        core.plan_attacks();
         core.plan_counted();
         core.reach = attack_rest_ir
             .iter()
@@ -825,6 +824,8 @@ impl<const W: usize> Core<W> {
                 from
             })
             .collect();
+        // After `reach`, which the plans' over-approximations read.
+        core.plan_attacks();
         core
     }
 
