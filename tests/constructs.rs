@@ -205,6 +205,41 @@ fn passes_count_only_passes_in_a_row() {
 }
 
 #[test]
+fn limits_on_turns_and_passes_hold_from_the_first_turn_they_name() {
+    // Two Rooks shuffle for ever: only the limit ends the game. Each form of the
+    // comparison, alone and as one condition of several.
+    for (rule, last_open) in [
+        ("turns >= 4", 3),
+        ("turns > 4", 4),
+        ("turns == 4", 3),
+        ("turns >= 4 and passes == 0", 3),
+        ("passes < 1 and turns > 2", 2),
+    ] {
+        let g = game_with(&format!(
+            "piece Rook letter R\nsetup {{ white Rook a1  black Rook e5 }}\n\
+             moves Rook {{ step north, south to empty }}\nend {{ when {rule}: draw }}\n"
+        ));
+        let shuffle = ["a1-a2", "e5-e4", "a2-a1", "e4-e5"];
+        for turn in 1..=last_open + 1 {
+            let line: Vec<&str> = (0..turn).map(|i| shuffle[i % 4]).collect();
+            let pos = after(&g, &line.join(" "));
+            let want = (turn > last_open).then_some(Outcome::Draw);
+            assert_eq!(outcome(&g, &pos), want, "{rule}, after turn {turn}");
+        }
+    }
+    // A limit on passes, reached by a player who can never move.
+    let g = game_with(
+        "piece Man letter M\npiece Rook letter R\npiece Wall letter W\n\
+         setup { white Man a1  black Wall a2  black Rook c3 }\npass when no moves\n\
+         moves Man { step forward to empty }\nmoves Rook { step north, south to empty }\n\
+         moves Wall { step forward to empty if false }\n\
+         end { when passes > 0: draw }\n",
+    );
+    assert_eq!(outcome(&g, &g.start()), None);
+    assert_eq!(outcome(&g, &after(&g, "pass")), Some(Outcome::Draw));
+}
+
+#[test]
 fn the_higher_score_wins_and_a_tie_at_the_top_draws() {
     let g = game_with(
         "piece Stone letter S\nhand { white Stone 2  black Stone 2 }\nmoves Stone { place on empty }\n\

@@ -17,6 +17,14 @@ pub struct EndRule<const W: usize> {
     needs_no_moves: bool,
     /// A conjunct asks for at least this many occurrences of the position.
     min_repetitions: u32,
+    /// A conjunct asks for at least this many passes in a row, or turns: rules that end
+    /// a long game (`when turns >= 2500`) are passed over with a compare each, not a run
+    /// of their condition after every move.
+    min_passes: u32,
+    min_turns: u32,
+    /// Any of the three least counts above is more than zero (a rule with none is asked
+    /// one byte, not three compares).
+    counted: bool,
 }
 
 impl<const W: usize> EndRule<W> {
@@ -26,17 +34,27 @@ impl<const W: usize> EndRule<W> {
             c => std::slice::from_ref(c),
         };
         let mut needs_no_moves = false;
-        let mut min_repetitions = 0;
+        let (mut min_repetitions, mut min_passes, mut min_turns) = (0, 0, 0);
+        // The least value of the left side for which `op k` can hold.
+        let least = |op: &CmpOp, k: i64| {
+            let least = match op {
+                CmpOp::Ge | CmpOp::Eq => k,
+                CmpOp::Gt => k.saturating_add(1),
+                _ => 0,
+            };
+            least.clamp(0, u32::MAX as i64) as u32
+        };
         for c in conjuncts {
             match c {
                 Cond::NoMoves => needs_no_moves = true,
                 Cond::Cmp(IntExpr::Repetitions, op, IntExpr::Const(k)) => {
-                    let least = match op {
-                        CmpOp::Ge | CmpOp::Eq => *k,
-                        CmpOp::Gt => k.saturating_add(1),
-                        _ => 0,
-                    };
-                    min_repetitions = min_repetitions.max(least.clamp(0, u32::MAX as i64) as u32);
+                    min_repetitions = min_repetitions.max(least(op, *k));
+                }
+                Cond::Cmp(IntExpr::Passes, op, IntExpr::Const(k)) => {
+                    min_passes = min_passes.max(least(op, *k));
+                }
+                Cond::Cmp(IntExpr::Turns, op, IntExpr::Const(k)) => {
+                    min_turns = min_turns.max(least(op, *k));
                 }
                 _ => {}
             }
@@ -46,6 +64,9 @@ impl<const W: usize> EndRule<W> {
             outcome: rule.outcome,
             needs_no_moves,
             min_repetitions,
+            min_passes,
+            min_turns,
+            counted: min_repetitions > 0 || min_passes > 0 || min_turns > 0,
         }
     }
 }
@@ -73,7 +94,12 @@ impl<const W: usize> Core<W> {
         cx.moves_known = true;
         cx.repetitions = repetitions;
         for rule in &self.end {
-            if (rule.needs_no_moves && !no_moves) || repetitions < rule.min_repetitions {
+            if (rule.needs_no_moves && !no_moves)
+                || (rule.counted
+                    && (repetitions < rule.min_repetitions
+                        || st.s.passes < rule.min_passes
+                        || st.s.turns < rule.min_turns))
+            {
                 continue;
             }
             if (rule.cond)(self, st, &mut cx) {
