@@ -181,6 +181,12 @@ impl<const W: usize> Core<W> {
         if cx.depth >= MAX_ATTACK_DEPTH {
             return false;
         }
+        if self.players == 2 {
+            // The one enemy, with no loop over the players. The player asking is one of
+            // the two (a condition is always evaluated from a player's point of view).
+            debug_assert!(cx.me < 2, "asked by owner {}", cx.me);
+            return self.attacked_by(st, 1 - (cx.me & 1), cx.depth, c);
+        }
         (0..self.players).any(|enemy| enemy != cx.me && self.attacked_by(st, enemy, cx.depth, c))
     }
 
