@@ -687,13 +687,8 @@ impl<const W: usize> Core<W> {
         f: &mut impl FnMut(&Shift<W>, Bits<W>),
     ) {
         for sh in run {
-            let (from, k, has) = (pieces.and(sh.has), sh.delta.unsigned_abs(), sh.has);
-            let reached = match (sh.delta < 0, sh.short) {
-                (true, true) => self.slide_fill::<true, true, WALLED>(from, pass, open, has, k),
-                (true, false) => self.slide_fill::<true, false, WALLED>(from, pass, open, has, k),
-                (false, true) => self.slide_fill::<false, true, WALLED>(from, pass, open, has, k),
-                (false, false) => self.slide_fill::<false, false, WALLED>(from, pass, open, has, k),
-            };
+            let from = pieces.and(sh.has);
+            let reached = self.fill_by::<WALLED>(from, sh.delta, sh.short, pass, open, sh.has);
             f(sh, reached.and(targets));
         }
     }
@@ -709,14 +704,29 @@ impl<const W: usize> Core<W> {
         pass: Bits<W>,
         has: Bits<W>,
     ) -> Bits<W> {
-        // Every shift of the fill one way: no test of its sign per shift, nor of its size
-        // when the doubling steps stay under a word.
-        let (k, all) = (delta.unsigned_abs(), self.geo.all);
-        match (delta < 0, self.fills_short(delta)) {
-            (true, true) => self.slide_fill::<true, true, false>(from, pass, all, has, k),
-            (true, false) => self.slide_fill::<true, false, false>(from, pass, all, has, k),
-            (false, true) => self.slide_fill::<false, true, false>(from, pass, all, has, k),
-            (false, false) => self.slide_fill::<false, false, false>(from, pass, all, has, k),
+        let short = self.fills_short(delta);
+        self.fill_by::<false>(from, delta, short, pass, self.geo.all, has)
+    }
+
+    /// `slide_fill` by `delta`, `short` when its doubling steps stay under a word: every
+    /// shift of the fill one way, with no test of its sign per shift, nor of its size
+    /// when short.
+    #[inline(always)]
+    fn fill_by<const WALLED: bool>(
+        &self,
+        from: Bits<W>,
+        delta: i32,
+        short: bool,
+        pass: Bits<W>,
+        open: Bits<W>,
+        has: Bits<W>,
+    ) -> Bits<W> {
+        let k = delta.unsigned_abs();
+        match (delta < 0, short) {
+            (true, true) => self.slide_fill::<true, true, WALLED>(from, pass, open, has, k),
+            (true, false) => self.slide_fill::<true, false, WALLED>(from, pass, open, has, k),
+            (false, true) => self.slide_fill::<false, true, WALLED>(from, pass, open, has, k),
+            (false, false) => self.slide_fill::<false, false, WALLED>(from, pass, open, has, k),
         }
     }
 
@@ -977,9 +987,9 @@ mod tests {
 
     /// `if`s on the piece's own cell (a pawn's double step, with a second statement in
     /// its `if`; a cell that must be of a region; both beside a test of a counter): their
-    /// pieces are filtered as a set, and
-    /// their counts and moves are those of the pieces run one by one. With only such
-    /// types, the draw from the sets alone draws legal moves.
+    /// pieces are filtered as a set, and their counts and moves are those of the pieces
+    /// run one by one. With only such types, the draw from the sets alone draws legal
+    /// moves.
     #[test]
     fn ifs_on_the_pieces_cells_filter_them_as_sets() {
         let filters = "game \"T\" { }\n\
